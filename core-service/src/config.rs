@@ -1,0 +1,149 @@
+//! Typed configuration of the core, from flags and `QUIRE_*` environment variables.
+
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
+
+use clap::Args;
+
+const MIB: u64 = 1024 * 1024;
+const GIB: u64 = 1024 * MIB;
+
+/// Every `QUIRE_*` variable any Quire binary reads. A variable outside this list is a typo or a
+/// setting from another version, and starting anyway would silently ignore it.
+pub const KNOWN_ENV: &[&str] = &[
+    "QUIRE_HTTP_ADDR",
+    "QUIRE_GRPC_ADDR",
+    "QUIRE_CORE_URL",
+    "QUIRE_DATA_DIR",
+    "QUIRE_DATABASE_URL",
+    "QUIRE_BASE_URL",
+    "QUIRE_CLAMD",
+    "QUIRE_CLAMD_TIMEOUT",
+    "QUIRE_INSECURE_NO_SCAN",
+    "QUIRE_FREE_DAILY_CALLS",
+    "QUIRE_FREE_STORAGE_QUOTA",
+    "QUIRE_PRO_STORAGE_QUOTA",
+    "QUIRE_MAX_UPLOAD_SIZE",
+    "QUIRE_MAX_EXPIRES_IN",
+    "QUIRE_UPLOAD_TIMEOUT",
+    "QUIRE_GRPC_MAX_MESSAGE_SIZE",
+    "QUIRE_LOG",
+    "QUIRE_LOG_FORMAT",
+];
+
+/// Fails on any `QUIRE_*` variable that no Quire binary knows.
+pub fn reject_unknown_env() -> anyhow::Result<()> {
+    let unknown: Vec<String> = std::env::vars_os()
+        .filter_map(|(key, _)| key.into_string().ok())
+        .filter(|key| key.starts_with("QUIRE_") && !KNOWN_ENV.contains(&key.as_str()))
+        .collect();
+    if unknown.is_empty() {
+        Ok(())
+    } else {
+        anyhow::bail!(
+            "unknown setting(s) {}: known settings are {}",
+            unknown.join(", "),
+            KNOWN_ENV.join(", ")
+        )
+    }
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct CoreConfig {
+    /// Address the gRPC API listens on.
+    #[arg(long, env = "QUIRE_GRPC_ADDR", default_value = "127.0.0.1:50051")]
+    pub grpc_addr: SocketAddr,
+
+    /// Directory for the SQLite database and the stored blobs.
+    #[arg(long, env = "QUIRE_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+
+    /// sqlite://... or postgres://...; default: SQLite at <data dir>/quire.db.
+    #[arg(long, env = "QUIRE_DATABASE_URL")]
+    pub database_url: Option<String>,
+
+    /// Public base URL of share links; default: http://<http addr>.
+    #[arg(long, env = "QUIRE_BASE_URL")]
+    pub base_url: Option<String>,
+
+    /// clamd address: tcp://host:port or unix:///path/to/clamd.ctl.
+    #[arg(long, env = "QUIRE_CLAMD", default_value = "tcp://127.0.0.1:3310")]
+    pub clamd: String,
+
+    /// Seconds to wait for clamd to connect, take a chunk or give its verdict.
+    #[arg(long, env = "QUIRE_CLAMD_TIMEOUT", default_value_t = 60)]
+    pub clamd_timeout: u64,
+
+    /// Accept uploads without scanning them. Never do this in production.
+    #[arg(long, env = "QUIRE_INSECURE_NO_SCAN", default_value_t = false)]
+    pub insecure_no_scan: bool,
+
+    /// Calls a Free account may make per UTC day.
+    #[arg(long, env = "QUIRE_FREE_DAILY_CALLS", default_value_t = 100)]
+    pub free_daily_calls: u64,
+
+    /// Storage quota of a Free account, in bytes.
+    #[arg(long, env = "QUIRE_FREE_STORAGE_QUOTA", default_value_t = GIB)]
+    pub free_storage_quota: u64,
+
+    /// Storage quota of a Pro account, in bytes.
+    #[arg(long, env = "QUIRE_PRO_STORAGE_QUOTA", default_value_t = 100 * GIB)]
+    pub pro_storage_quota: u64,
+
+    /// Largest file accepted, in bytes.
+    #[arg(long, env = "QUIRE_MAX_UPLOAD_SIZE", default_value_t = 512 * MIB)]
+    pub max_upload_size: u64,
+
+    /// Longest lifetime a client may ask for with expiresIn, in seconds (default 1 year).
+    #[arg(long, env = "QUIRE_MAX_EXPIRES_IN", default_value_t = 366 * 24 * 3600)]
+    pub max_expires_in: u64,
+
+    /// Seconds an upload may take; unfinished uploads older than this are swept.
+    #[arg(long, env = "QUIRE_UPLOAD_TIMEOUT", default_value_t = 3600)]
+    pub upload_timeout: u64,
+
+    /// Largest gRPC message, in bytes (file bytes travel in 256 KiB chunks; a support ticket
+    /// travels whole).
+    #[arg(long, env = "QUIRE_GRPC_MAX_MESSAGE_SIZE", default_value_t = 16 * MIB as usize)]
+    pub grpc_max_message_size: usize,
+}
+
+impl CoreConfig {
+    pub fn database_url(&self) -> String {
+        self.database_url.clone().unwrap_or_else(|| {
+            format!("sqlite://{}?mode=rwc", self.data_dir.join("quire.db").display())
+        })
+    }
+
+    pub fn base_url(&self) -> String {
+        self.base_url
+            .clone()
+            .unwrap_or_else(|| "http://127.0.0.1:8080".to_owned())
+            .trim_end_matches('/')
+            .to_owned()
+    }
+
+    pub fn clamd_timeout(&self) -> Duration {
+        Duration::from_secs(self.clamd_timeout.max(1))
+    }
+
+    pub fn upload_timeout(&self) -> Duration {
+        Duration::from_secs(self.upload_timeout.max(1))
+    }
+
+    /// Checks relations between settings that clap cannot express.
+    pub fn validate(&self) -> anyhow::Result<()> {
+        anyhow::ensure!(self.max_upload_size > 0, "QUIRE_MAX_UPLOAD_SIZE must be positive");
+        anyhow::ensure!(
+            self.grpc_max_message_size >= 512 * 1024,
+            "QUIRE_GRPC_MAX_MESSAGE_SIZE must be at least 524288 (file chunks are 256 KiB)"
+        );
+        if let Some(url) = &self.base_url {
+            anyhow::ensure!(
+                url.starts_with("http://") || url.starts_with("https://"),
+                "QUIRE_BASE_URL must start with http:// or https://, got {url:?}"
+            );
+        }
+        crate::scan::ClamdAddr::parse(&self.clamd)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,21 @@
+//! `accounts`: an owner of keys and files, with its plan and usage counters.
+
+use sea_orm::entity::prelude::*;
+
+#[sea_orm::model]
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "accounts")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i64,
+    #[sea_orm(unique)]
+    pub email: String,
+    pub plan: String,
+    pub usage_day: i64,
+    pub calls_today: i64,
+    pub calls_total: i64,
+    pub storage_used: i64,
+    pub created_at: ChronoDateTimeUtc,
+}
+
+impl ActiveModelBehavior for ActiveModel {}

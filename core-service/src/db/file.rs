@@ -1,0 +1,30 @@
+//! `files`: one stored upload. Only rows in state `ready` are visible to anyone.
+
+use sea_orm::entity::prelude::*;
+
+pub const STATE_PENDING: &str = "pending";
+pub const STATE_COMMITTING: &str = "committing";
+pub const STATE_READY: &str = "ready";
+
+#[sea_orm::model]
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "files")]
+pub struct Model {
+    #[sea_orm(primary_key)]
+    pub id: i64,
+    #[sea_orm(unique)]
+    pub token: String,
+    pub account_id: i64,
+    pub key_id: Option<i64>,
+    pub filename: String,
+    pub mime_type: String,
+    pub size: i64,
+    pub sha256: String,
+    pub blob_key: String,
+    pub state: String,
+    pub created_at: ChronoDateTimeUtc,
+    pub expires_at: Option<ChronoDateTimeUtc>,
+    pub downloads: i64,
+}
+
+impl ActiveModelBehavior for ActiveModel {}

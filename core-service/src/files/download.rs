@@ -1,0 +1,180 @@
+//! Reading a stored file by its share token, whole or by byte range.
+
+use bytes::{Bytes, BytesMut};
+use chrono::Utc;
+use futures::{StreamExt, stream::BoxStream};
+use object_store::{GetOptions, GetRange, GetResultPayload, ObjectStore, path::Path};
+use quire_proto::{ErrorCode, metadata};
+use sea_orm::{ColumnTrait, Condition, EntityTrait, QueryFilter, sea_query::Expr, ExprTrait};
+
+use super::{CHUNK_SIZE, names};
+use crate::{
+    Core,
+    db::file::{self, STATE_READY},
+    error::{ApiError, ApiResult},
+};
+
+/// A byte range as in HTTP: `first-last` inclusive, `first-`, or `-suffix` (last only).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RangeSpec {
+    pub first: Option<u64>,
+    pub last: Option<u64>,
+}
+
+pub struct Download {
+    pub file: file::Model,
+    pub offset: u64,
+    pub length: u64,
+    pub partial: bool,
+    pub body: BoxStream<'static, ApiResult<Bytes>>,
+}
+
+/// Finds a visible (ready, unexpired) file by token; 404 for anything else.
+pub async fn find_visible(core: &Core, token: &str) -> ApiResult<file::Model> {
+    let not_found = || {
+        ApiError::new(
+            ErrorCode::FileNotFound,
+            "no file with this token: the link is wrong, or the file expired or was deleted",
+        )
+    };
+    if !names::is_token(token) {
+        return Err(not_found());
+    }
+    file::Entity::find()
+        .filter(file::Column::Token.eq(token))
+        .filter(file::Column::State.eq(STATE_READY))
+        .filter(
+            Condition::any()
+                .add(file::Column::ExpiresAt.is_null())
+                .add(file::Column::ExpiresAt.gt(Utc::now())),
+        )
+        .one(&core.db)
+        .await?
+        .ok_or_else(not_found)
+}
+
+pub async fn open(core: &Core, token: &str, range: Option<RangeSpec>) -> ApiResult<Download> {
+    let file = find_visible(core, token).await?;
+    let size = u64::try_from(file.size).unwrap_or(0);
+    let (offset, end) = match range {
+        None => (0, size),
+        Some(spec) => resolve(spec, size)?,
+    };
+    let options = GetOptions {
+        range: Some(GetRange::Bounded(offset..end)),
+        ..Default::default()
+    };
+    let result = core
+        .store
+        .get_opts(&Path::from(file.blob_key.as_str()), options)
+        .await?;
+    let body = match result.payload {
+        // Local files are read in transfer-sized chunks instead of object_store's 8 KiB ones.
+        GetResultPayload::File(handle, _) => read_file_chunks(handle, offset, end - offset),
+        GetResultPayload::Stream(stream) => rechunk(stream),
+    };
+    count_download(core, file.id);
+    Ok(Download {
+        partial: range.is_some(),
+        offset,
+        length: end - offset,
+        file,
+        body,
+    })
+}
+
+/// Resolves a range against the size: `[offset, end)`, or 416 with `content-range: bytes */size`.
+pub fn resolve(spec: RangeSpec, size: u64) -> ApiResult<(u64, u64)> {
+    let resolved = match (spec.first, spec.last) {
+        (Some(first), None) if first < size => Some((first, size)),
+        (Some(first), Some(last)) if first <= last && first < size => Some((first, std::cmp::min(size, last + 1))),
+        (None, Some(suffix)) if suffix > 0 && size > 0 => Some((size.saturating_sub(suffix), size)),
+        (None, None) => Some((0, size)),
+        _ => None,
+    };
+    resolved.ok_or_else(|| {
+        ApiError::new(
+            ErrorCode::RangeNotSatisfiable,
+            format!("the requested range is outside the file, which has {size} bytes"),
+        )
+        .with_metadata(metadata::CONTENT_RANGE, format!("bytes */{size}"))
+    })
+}
+
+fn read_file_chunks(file: std::fs::File, offset: u64, length: u64) -> BoxStream<'static, ApiResult<Bytes>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let state = (file, offset, length, false);
+    futures::stream::try_unfold(state, |(mut file, pos, left, sought)| async move {
+        if left == 0 {
+            return Ok(None);
+        }
+        let want = (left as usize).min(CHUNK_SIZE);
+        let (file, chunk) = tokio::task::spawn_blocking(move || {
+            if !sought {
+                file.seek(SeekFrom::Start(pos))?;
+            }
+            let mut buf = vec![0u8; want];
+            file.read_exact(&mut buf)?;
+            Ok::<_, std::io::Error>((file, Bytes::from(buf)))
+        })
+        .await
+        .map_err(|e| ApiError::internal("file read", e))?
+        .map_err(|e| ApiError::internal("file read", e))?;
+        Ok(Some((chunk, (file, pos + want as u64, left - want as u64, true))))
+    })
+    .boxed()
+}
+
+fn rechunk(stream: BoxStream<'static, object_store::Result<Bytes>>) -> BoxStream<'static, ApiResult<Bytes>> {
+    let state = (stream, BytesMut::new(), false);
+    futures::stream::try_unfold(state, |(mut stream, mut buf, mut done)| async move {
+        while !done && buf.len() < CHUNK_SIZE {
+            match stream.next().await {
+                Some(chunk) => buf.extend_from_slice(&chunk?),
+                None => done = true,
+            }
+        }
+        if buf.is_empty() {
+            return Ok(None);
+        }
+        let chunk = buf.split_to(buf.len().min(CHUNK_SIZE)).freeze();
+        Ok(Some((chunk, (stream, buf, done))))
+    })
+    .boxed()
+}
+
+fn count_download(core: &Core, file_id: i64) {
+    let db = core.db.clone();
+    tokio::spawn(async move {
+        let result = file::Entity::update_many()
+            .col_expr(file::Column::Downloads, Expr::col(file::Column::Downloads).add(1))
+            .filter(file::Column::Id.eq(file_id))
+            .exec(&db)
+            .await;
+        if let Err(error) = result {
+            tracing::warn!(%error, file_id, "could not count download");
+        }
+    });
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(first: Option<u64>, last: Option<u64>) -> RangeSpec {
+        RangeSpec { first, last }
+    }
+
+    #[test]
+    fn ranges_resolve_like_http() {
+        assert_eq!(resolve(spec(Some(0), Some(9)), 100).unwrap(), (0, 10));
+        assert_eq!(resolve(spec(Some(90), Some(200)), 100).unwrap(), (90, 100));
+        assert_eq!(resolve(spec(Some(10), None), 100).unwrap(), (10, 100));
+        assert_eq!(resolve(spec(None, Some(10)), 100).unwrap(), (90, 100));
+        assert_eq!(resolve(spec(None, Some(500)), 100).unwrap(), (0, 100));
+        assert!(resolve(spec(Some(100), None), 100).is_err());
+        assert!(resolve(spec(Some(5), Some(4)), 100).is_err());
+        assert!(resolve(spec(None, Some(0)), 100).is_err());
+    }
+}

@@ -1,0 +1,33 @@
+//! Stored files: scanned upload, share links and download, deletion and expiry.
+
+pub mod download;
+pub mod mime;
+pub mod names;
+pub mod remove;
+pub mod sweeper;
+pub mod upload;
+
+use quire_proto::v1;
+
+use crate::db::file;
+
+/// Size of the chunks file bytes travel in, chosen by the upload benchmark.
+pub const CHUNK_SIZE: usize = 256 * 1024;
+
+/// The public view of a stored file.
+pub fn to_proto(model: &file::Model, base_url: &str) -> v1::File {
+    let timestamp = |t: chrono::DateTime<chrono::Utc>| prost_types::Timestamp {
+        seconds: t.timestamp(),
+        nanos: t.timestamp_subsec_nanos() as i32,
+    };
+    v1::File {
+        token: model.token.clone(),
+        filename: model.filename.clone(),
+        size: model.size.max(0) as u64,
+        mime_type: model.mime_type.clone(),
+        expires_at: model.expires_at.map(timestamp),
+        url: format!("{base_url}/f/{}", model.token),
+        created_at: Some(timestamp(model.created_at)),
+        sha256: model.sha256.clone(),
+    }
+}

@@ -1,0 +1,55 @@
+//! Background sweeping: expired files, and uploads a crash or a lost connection left unfinished.
+
+use std::time::Duration;
+
+use chrono::Utc;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
+
+use super::remove::remove;
+use crate::{
+    Core,
+    db::file::{self, STATE_COMMITTING, STATE_PENDING, STATE_READY},
+    error::ApiResult,
+};
+
+const BATCH: u64 = 500;
+
+/// Runs one sweep now and then one every `every`, until the task is dropped.
+pub async fn run(core: Core, every: Duration) {
+    let mut ticker = tokio::time::interval(every);
+    loop {
+        ticker.tick().await;
+        match sweep_once(&core).await {
+            Ok((0, 0)) => {}
+            Ok((expired, stale)) => tracing::info!(expired, stale, "swept files"),
+            Err(error) => tracing::warn!(%error, "file sweep failed"),
+        }
+    }
+}
+
+/// Removes expired files and unfinished uploads older than the upload timeout (younger ones may
+/// still be streaming into another replica). Returns (expired, stale) counts.
+pub async fn sweep_once(core: &Core) -> ApiResult<(usize, usize)> {
+    let now = Utc::now();
+    let expired = file::Entity::find()
+        .filter(file::Column::State.eq(STATE_READY))
+        .filter(file::Column::ExpiresAt.lte(now))
+        .limit(BATCH)
+        .all(&core.db)
+        .await?;
+    let stale_before = now - chrono::Duration::from_std(core.config.upload_timeout()).unwrap_or_default();
+    let stale = file::Entity::find()
+        .filter(file::Column::State.is_in([STATE_PENDING, STATE_COMMITTING]))
+        .filter(file::Column::CreatedAt.lt(stale_before))
+        .limit(BATCH)
+        .all(&core.db)
+        .await?;
+    let mut counts = (0, 0);
+    for row in &expired {
+        counts.0 += usize::from(remove(core, row).await?);
+    }
+    for row in &stale {
+        counts.1 += usize::from(remove(core, row).await?);
+    }
+    Ok(counts)
+}

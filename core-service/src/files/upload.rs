@@ -1,0 +1,284 @@
+//! Scanned upload: bytes stream into an uncommitted multipart object while clamd scans the same
+//! chunks; only a complete, clean upload that fits the quota is committed and made visible.
+//! Anything else (virus, scanner down, quota, cancelled stream, crash) leaves no blob, no
+//! visible record and no storage charged: [`UploadGuard`] undoes the work on drop.
+
+use bytes::Bytes;
+use chrono::Utc;
+use futures::{Stream, StreamExt};
+use object_store::{ObjectStoreExt, WriteMultipart, path::Path};
+use quire_proto::ErrorCode;
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, TransactionTrait,
+    sea_query::Expr,
+};
+use sha2::{Digest, Sha256};
+
+use super::{mime, names, remove};
+use crate::{
+    Core,
+    auth::Caller,
+    db::{
+        account,
+        file::{self, STATE_COMMITTING, STATE_PENDING, STATE_READY},
+    },
+    error::{ApiError, ApiResult},
+    quota::storage,
+    scan::{ScanError, ScanSession, Verdict},
+};
+
+/// Multipart part size: S3's minimum, and small enough that memory stays flat.
+const PART_SIZE: usize = 5 * 1024 * 1024;
+/// Parts in flight to the store at once.
+const PART_CONCURRENCY: usize = 2;
+
+#[derive(Debug, Default)]
+pub struct UploadMeta {
+    pub filename: String,
+    pub expires_in: Option<u64>,
+    pub declared_size: Option<u64>,
+}
+
+pub async fn ingest<S>(core: &Core, caller: &Caller, meta: UploadMeta, chunks: S) -> ApiResult<file::Model>
+where
+    S: Stream<Item = ApiResult<Bytes>> + Send,
+{
+    let config = &core.config;
+    let now = Utc::now();
+    let expires_at = match meta.expires_in {
+        None => None,
+        Some(secs) if secs == 0 || secs > config.max_expires_in => {
+            return Err(ApiError::invalid(format!(
+                "expiresIn must be a number of seconds from 1 to {}, got {secs}",
+                config.max_expires_in
+            )));
+        }
+        Some(secs) => Some(now + chrono::Duration::seconds(secs as i64)),
+    };
+    let quota = caller.plan.storage_quota(config);
+    let used = account::Entity::find_by_id(caller.account_id)
+        .one(&core.db)
+        .await?
+        .map_or(0, |a| a.storage_used.max(0) as u64);
+    // Checked as bytes arrive so an oversized upload stops early; the reservation before the
+    // commit is what actually enforces the quota under concurrency.
+    let headroom = quota.saturating_sub(used);
+    if let Some(size) = meta.declared_size {
+        check_size(size, config.max_upload_size, headroom, quota)?;
+    }
+
+    let token = names::new_token();
+    let blob_key = format!("files/{token}");
+    let row = file::ActiveModel {
+        token: Set(token),
+        account_id: Set(caller.account_id),
+        key_id: Set(Some(caller.key_id)),
+        filename: Set(names::sanitize_filename(&meta.filename)),
+        mime_type: Set("application/octet-stream".to_owned()),
+        size: Set(0),
+        sha256: Set(String::new()),
+        blob_key: Set(blob_key.clone()),
+        state: Set(STATE_PENDING.to_owned()),
+        created_at: Set(now),
+        expires_at: Set(expires_at),
+        downloads: Set(0),
+        ..Default::default()
+    }
+    .insert(&core.db)
+    .await?;
+    let mut guard = UploadGuard {
+        core: core.clone(),
+        row: row.clone(),
+        writer: None,
+        armed: true,
+    };
+
+    let mut scan = match &core.scanner {
+        Some(scanner) => Some(scanner.start().await.map_err(scanner_unavailable)?),
+        None => None,
+    };
+    let upload = core.store.put_multipart(&Path::from(blob_key.as_str())).await?;
+    guard.writer = Some(WriteMultipart::new_with_chunk_size(upload, PART_SIZE));
+
+    let received = receive(core, &mut guard, &mut scan, chunks, headroom, quota).await?;
+    if received.size == 0 {
+        return Err(ApiError::new(
+            ErrorCode::EmptyFile,
+            "the file is empty: send a file with at least one byte",
+        ));
+    }
+    if let Some(declared) = meta.declared_size
+        && declared != received.size
+    {
+        return Err(ApiError::new(
+            ErrorCode::SizeMismatch,
+            format!(
+                "the upload declared {declared} bytes but {} arrived: resend the whole file",
+                received.size
+            ),
+        ));
+    }
+    if let Some(session) = scan {
+        match session.finish().await.map_err(scanner_unavailable)? {
+            Verdict::Clean => {}
+            Verdict::Infected(signature) => {
+                tracing::warn!(signature, account_id = caller.account_id, "upload rejected by antivirus");
+                return Err(ApiError::new(
+                    ErrorCode::VirusFound,
+                    format!("the antivirus found {signature} in this file; it was not stored: upload a clean file"),
+                ));
+            }
+        }
+    }
+
+    // Reserve the bytes and mark the row before the blob is committed, in one transaction:
+    // after a crash from here on the sweeper finds a committing row and gives the bytes back.
+    let txn = core.db.begin().await?;
+    storage::reserve(&txn, caller.account_id, received.size, quota).await?;
+    file::Entity::update_many()
+        .col_expr(file::Column::State, Expr::value(STATE_COMMITTING))
+        .col_expr(file::Column::Size, Expr::value(received.size as i64))
+        .filter(file::Column::Id.eq(row.id))
+        .exec(&txn)
+        .await?;
+    txn.commit().await?;
+    guard.row.state = STATE_COMMITTING.to_owned();
+    guard.row.size = received.size as i64;
+
+    if let Some(writer) = guard.writer.take() {
+        writer.finish().await?;
+    }
+    let mime_type = mime::sniff(&received.head);
+    file::Entity::update_many()
+        .col_expr(file::Column::State, Expr::value(STATE_READY))
+        .col_expr(file::Column::Sha256, Expr::value(received.sha256.as_str()))
+        .col_expr(file::Column::MimeType, Expr::value(mime_type.as_str()))
+        .filter(file::Column::Id.eq(row.id))
+        .exec(&core.db)
+        .await?;
+    guard.armed = false;
+    Ok(file::Model {
+        state: STATE_READY.to_owned(),
+        size: received.size as i64,
+        sha256: received.sha256,
+        mime_type,
+        ..row
+    })
+}
+
+struct Received {
+    size: u64,
+    sha256: String,
+    head: Vec<u8>,
+}
+
+async fn receive<S>(
+    core: &Core,
+    guard: &mut UploadGuard,
+    scan: &mut Option<Box<dyn ScanSession>>,
+    chunks: S,
+    headroom: u64,
+    quota: u64,
+) -> ApiResult<Received>
+where
+    S: Stream<Item = ApiResult<Bytes>> + Send,
+{
+    let max = core.config.max_upload_size;
+    let timeout = core.config.upload_timeout();
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut hasher = Sha256::new();
+    let mut head = Vec::with_capacity(mime::SNIFF_LEN);
+    let mut size = 0u64;
+    let mut chunks = std::pin::pin!(chunks);
+    loop {
+        let next = tokio::time::timeout_at(deadline, chunks.next())
+            .await
+            .map_err(|_| {
+                ApiError::invalid(format!(
+                    "the upload took longer than {} s: retry on a faster link or raise QUIRE_UPLOAD_TIMEOUT",
+                    timeout.as_secs()
+                ))
+            })?;
+        let Some(chunk) = next else { break };
+        let chunk = chunk?;
+        if chunk.is_empty() {
+            continue;
+        }
+        size += chunk.len() as u64;
+        check_size(size, max, headroom, quota)?;
+        hasher.update(&chunk);
+        if head.len() < mime::SNIFF_LEN {
+            let take = (mime::SNIFF_LEN - head.len()).min(chunk.len());
+            head.extend_from_slice(&chunk[..take]);
+        }
+        if let Some(session) = scan.as_mut() {
+            session.write(&chunk).await.map_err(scanner_unavailable)?;
+        }
+        if let Some(writer) = guard.writer.as_mut() {
+            writer.wait_for_capacity(PART_CONCURRENCY).await?;
+            writer.put(chunk);
+        }
+    }
+    Ok(Received {
+        size,
+        sha256: hex::encode(hasher.finalize()),
+        head,
+    })
+}
+
+fn check_size(size: u64, max: u64, headroom: u64, quota: u64) -> ApiResult<()> {
+    if size > max {
+        return Err(ApiError::new(
+            ErrorCode::FileTooLarge,
+            format!("the file is larger than the maximum upload size of {max} bytes: send a smaller file"),
+        ));
+    }
+    if size > headroom {
+        return Err(storage::quota_exceeded(size, quota));
+    }
+    Ok(())
+}
+
+fn scanner_unavailable(err: ScanError) -> ApiError {
+    tracing::error!(error = %err, "antivirus scan failed");
+    ApiError::new(
+        ErrorCode::ScannerUnavailable,
+        "the antivirus could not scan this file, so it was not stored: retry in a few seconds",
+    )
+    .with_metadata(quire_proto::metadata::RETRY_AFTER, 5)
+}
+
+/// Undoes an unfinished upload when dropped armed: aborts the multipart object, deletes the
+/// row and gives back any reserved bytes. Dropping covers every early return and a cancelled
+/// request future alike.
+struct UploadGuard {
+    core: Core,
+    row: file::Model,
+    writer: Option<WriteMultipart>,
+    armed: bool,
+}
+
+impl Drop for UploadGuard {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        let core = self.core.clone();
+        let row = self.row.clone();
+        let writer = self.writer.take();
+        let cleanup = async move {
+            if let Some(writer) = writer
+                && let Err(error) = writer.abort().await
+            {
+                tracing::warn!(%error, blob = row.blob_key, "could not abort upload");
+            }
+            if let Err(error) = remove::remove(&core, &row).await {
+                tracing::error!(%error, file_id = row.id, "could not clean up failed upload; the sweeper will");
+            }
+        };
+        match tokio::runtime::Handle::try_current() {
+            Ok(handle) => drop(handle.spawn(cleanup)),
+            Err(_) => tracing::error!(file_id = self.row.id, "no runtime to clean up failed upload; the sweeper will"),
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! The admission check every RPC starts with: authenticate, authorize, count the call.
+
+use chrono::Utc;
+use tonic::metadata::MetadataMap;
+
+use crate::{
+    Core,
+    auth::{self, Caller, ScopeRule},
+    error::{ApiError, ApiResult},
+    quota::{self, RateLimit},
+};
+
+/// An admitted call: who it is, and the rate-limit figures to send back.
+pub struct Admitted {
+    pub caller: Caller,
+    pub rate_limit: Option<RateLimit>,
+}
+
+impl Admitted {
+    /// Response metadata for this call (rate-limit figures on the Free plan).
+    pub fn metadata(&self) -> MetadataMap {
+        let mut map = MetadataMap::new();
+        if let Some(limit) = &self.rate_limit {
+            limit.write_to(&mut map);
+        }
+        map
+    }
+
+    /// Adds this call's rate-limit figures to an error raised after admission.
+    pub fn annotate(&self, err: ApiError) -> ApiError {
+        err.merge_metadata(&self.metadata())
+    }
+}
+
+/// Authenticates and authorizes, then counts the call against the daily quota.
+pub async fn admit(core: &Core, metadata: &MetadataMap, rule: ScopeRule) -> ApiResult<Admitted> {
+    let caller = authorize(core, metadata, rule).await?;
+    let cap = caller.plan.daily_calls(&core.config);
+    let rate_limit = quota::charge_call(&core.db, caller.account_id, cap, Utc::now()).await?;
+    Ok(Admitted { caller, rate_limit })
+}
+
+/// Authenticates and authorizes without counting (for calls that cannot be served yet).
+pub async fn authorize(core: &Core, metadata: &MetadataMap, rule: ScopeRule) -> ApiResult<Caller> {
+    let caller = auth::authenticate(&core.db, metadata).await?;
+    auth::authorize(&caller, rule)?;
+    Ok(caller)
+}
+
+/// Wraps a message with response metadata.
+pub fn respond<T>(message: T, metadata: MetadataMap) -> tonic::Response<T> {
+    let mut response = tonic::Response::new(message);
+    *response.metadata_mut() = metadata;
+    response
+}

@@ -1,0 +1,10 @@
+//! The gRPC transport: one file per service, thin handlers over the domain modules.
+
+mod file_service;
+mod gate;
+mod health;
+mod process_service;
+mod server;
+mod support_service;
+
+pub use server::{serve, serve_with_shutdown};

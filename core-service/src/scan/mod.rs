@@ -1,0 +1,44 @@
+//! Antivirus scanning of upload streams through clamd's INSTREAM command.
+
+mod clamd;
+
+pub use clamd::{ClamdAddr, ClamdScanner};
+
+use async_trait::async_trait;
+
+/// What clamd concluded about a complete stream.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Clean,
+    Infected(String),
+}
+
+/// Why a stream could not be scanned. Never a pass: the upload is refused with 503.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    #[error("clamd is unreachable at {addr}: {source}")]
+    Unreachable {
+        addr: String,
+        source: std::io::Error,
+    },
+    #[error("clamd did not answer within {0} s")]
+    Timeout(u64),
+    #[error("clamd connection failed: {0}")]
+    Io(#[from] std::io::Error),
+    /// clamd answered with an error, such as `INSTREAM size limit exceeded`.
+    #[error("clamd refused the stream: {0}")]
+    Refused(String),
+}
+
+/// A daemon that scans streams. A trait so tests of the upload path can stand in a failing one.
+#[async_trait]
+pub trait Scanner: Send + Sync + 'static {
+    async fn start(&self) -> Result<Box<dyn ScanSession>, ScanError>;
+    async fn ping(&self) -> Result<(), ScanError>;
+}
+
+#[async_trait]
+pub trait ScanSession: Send {
+    async fn write(&mut self, chunk: &[u8]) -> Result<(), ScanError>;
+    async fn finish(self: Box<Self>) -> Result<Verdict, ScanError>;
+}

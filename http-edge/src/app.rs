@@ -1,0 +1,56 @@
+//! The router: the REST paths of SPEC section 4, share links, health, and the middleware every
+//! request goes through (request id, tracing).
+
+use axum::{
+    Router,
+    extract::DefaultBodyLimit,
+    http::{HeaderName, Request},
+    routing::{get, post},
+};
+use quire_proto::ErrorCode;
+use tower::ServiceBuilder;
+use tower_http::{
+    request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
+    trace::TraceLayer,
+};
+
+use crate::{CoreClients, problem::Problem, routes};
+
+#[derive(Clone)]
+pub struct EdgeState {
+    pub core: CoreClients,
+}
+
+pub fn app(state: EdgeState) -> Router {
+    let request_id = HeaderName::from_static(quire_proto::metadata::REQUEST_ID);
+    Router::new()
+        .route("/api/upload", post(routes::upload::upload))
+        .route("/api/v1/process/ocr", post(routes::process::ocr))
+        .route("/api/v1/process/compress-pdf", post(routes::process::compress_pdf))
+        .route("/api/v1/process/pdf-to-images", post(routes::process::pdf_to_images))
+        // Streaming handlers read the raw body; no size cap here, the core enforces the limits.
+        .layer(DefaultBodyLimit::disable())
+        .route("/api/workflows/support/auto", post(routes::support::auto_reply))
+        .route("/f/{token}", get(routes::share::download))
+        .route("/healthz", get(routes::health::healthz))
+        .route("/readyz", get(routes::health::readyz))
+        .route("/problems/{code}", get(routes::problems::describe))
+        .fallback(|| async { Problem::new(ErrorCode::NotFound, "no such endpoint: see the API documentation") })
+        .method_not_allowed_fallback(|| async {
+            Problem::new(ErrorCode::MethodNotAllowed, "this endpoint does not take that method")
+        })
+        .with_state(state)
+        .layer(
+            ServiceBuilder::new()
+                .layer(SetRequestIdLayer::new(request_id.clone(), MakeRequestUuid))
+                .layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+                    let request_id = request
+                        .headers()
+                        .get(quire_proto::metadata::REQUEST_ID)
+                        .and_then(|v| v.to_str().ok())
+                        .unwrap_or("-");
+                    tracing::info_span!("http", method = %request.method(), path = %request.uri().path(), request_id)
+                }))
+                .layer(PropagateRequestIdLayer::new(request_id)),
+        )
+}

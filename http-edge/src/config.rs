@@ -1,0 +1,16 @@
+//! Typed configuration of the edge.
+
+use std::net::SocketAddr;
+
+use clap::Args;
+
+#[derive(Args, Clone, Debug)]
+pub struct EdgeConfig {
+    /// Address the HTTP API listens on.
+    #[arg(long, env = "QUIRE_HTTP_ADDR", default_value = "127.0.0.1:8080")]
+    pub http_addr: SocketAddr,
+
+    /// URL of a running core (http://host:port). Without it, `quire serve` runs a core in-process.
+    #[arg(long, env = "QUIRE_CORE_URL")]
+    pub core_url: Option<String>,
+}

@@ -1,0 +1,51 @@
+//! gRPC clients of the core over one lazily connected HTTP/2 channel, so the edge starts (and
+//! answers 503) while the core is still coming up.
+
+use std::time::Duration;
+
+use quire_proto::v1::{
+    file_service_client::FileServiceClient, process_service_client::ProcessServiceClient,
+    support_service_client::SupportServiceClient,
+};
+use tonic::transport::{Channel, Endpoint};
+use tonic_health::pb::health_client::HealthClient;
+
+/// HTTP/2 windows measured best for 256 KiB chunks; the same as the core's.
+const STREAM_WINDOW: u32 = 8 * 1024 * 1024;
+const CONNECTION_WINDOW: u32 = 16 * 1024 * 1024;
+/// Largest message the edge sends or accepts; matches the core's default.
+const MAX_MESSAGE: usize = 16 * 1024 * 1024;
+
+#[derive(Clone)]
+pub struct CoreClients {
+    pub files: FileServiceClient<Channel>,
+    pub process: ProcessServiceClient<Channel>,
+    pub support: SupportServiceClient<Channel>,
+    pub health: HealthClient<Channel>,
+}
+
+impl CoreClients {
+    pub fn connect_lazy(url: &str) -> anyhow::Result<CoreClients> {
+        let channel = Endpoint::from_shared(url.to_owned())
+            .map_err(|e| anyhow::anyhow!("invalid core URL {url:?}: {e}"))?
+            .connect_timeout(Duration::from_secs(5))
+            .tcp_nodelay(true)
+            .http2_keep_alive_interval(Duration::from_secs(30))
+            .initial_stream_window_size(STREAM_WINDOW)
+            .initial_connection_window_size(CONNECTION_WINDOW)
+            .connect_lazy();
+        Ok(CoreClients {
+            files: FileServiceClient::new(channel.clone())
+                .max_decoding_message_size(MAX_MESSAGE)
+                .max_encoding_message_size(MAX_MESSAGE),
+            process: ProcessServiceClient::new(channel.clone())
+                .max_decoding_message_size(MAX_MESSAGE)
+                .max_encoding_message_size(MAX_MESSAGE),
+            support: SupportServiceClient::new(channel.clone())
+                .max_decoding_message_size(MAX_MESSAGE)
+                .max_encoding_message_size(MAX_MESSAGE),
+            health: HealthClient::new(channel),
+        })
+    }
+}
+

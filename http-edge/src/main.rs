@@ -1,0 +1,50 @@
+//! `quire`: the HTTP edge (`quire serve`, with an in-process core unless `--core-url` is given)
+//! and the operator's `quire admin` commands.
+
+use clap::{Parser, Subcommand};
+use quire_edge::EdgeConfig;
+
+#[cfg(feature = "embedded-core")]
+use quire_edge::admin;
+use quire_edge::serve;
+
+#[derive(Parser)]
+#[command(name = "quire", version, about = "Quire: scanned file uploads, share links and file processing")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Runs the HTTP API (and, without --core-url, the gRPC core in the same process).
+    Serve {
+        #[command(flatten)]
+        edge: EdgeConfig,
+        #[cfg(feature = "embedded-core")]
+        #[command(flatten)]
+        core: quire_core::CoreConfig,
+    },
+    /// Manages accounts and API keys on the configured database.
+    #[cfg(feature = "embedded-core")]
+    Admin {
+        #[command(subcommand)]
+        command: admin::AdminCommand,
+        #[command(flatten)]
+        core: quire_core::CoreConfig,
+    },
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    quire_core::telemetry::init();
+    quire_core::config::reject_unknown_env()?;
+    match Cli::parse().command {
+        #[cfg(feature = "embedded-core")]
+        Command::Serve { edge, core } => serve::run(edge, core).await,
+        #[cfg(not(feature = "embedded-core"))]
+        Command::Serve { edge } => serve::run(edge).await,
+        #[cfg(feature = "embedded-core")]
+        Command::Admin { command, core } => admin::run(command, &core).await,
+    }
+}

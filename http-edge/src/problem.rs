@@ -1,0 +1,86 @@
+//! RFC 9457 problem details: every error the edge answers is `application/problem+json`
+//! `{type, title, status, detail, code}`, with the status and title from the shared table.
+
+use axum::{
+    Json,
+    http::{HeaderMap, HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use quire_proto::ErrorCode;
+use serde::Serialize;
+use tonic::Status;
+
+use crate::forward;
+
+#[derive(Debug)]
+pub struct Problem {
+    pub code: ErrorCode,
+    pub detail: String,
+    pub headers: HeaderMap,
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    #[serde(rename = "type")]
+    kind: String,
+    title: &'a str,
+    status: u16,
+    detail: &'a str,
+    code: &'a str,
+}
+
+impl Problem {
+    pub fn new(code: ErrorCode, detail: impl Into<String>) -> Self {
+        Self {
+            code,
+            detail: detail.into(),
+            headers: HeaderMap::new(),
+        }
+    }
+
+    /// The problem a core error stands for, with the core's metadata (rate-limit figures,
+    /// `retry-after`, `content-range`) as headers.
+    pub fn from_status(status: &Status) -> Self {
+        let code = ErrorCode::from_status(status);
+        let detail = match (code, status.code()) {
+            (ErrorCode::CoreUnavailable, _) => {
+                tracing::warn!(message = status.message(), "core unreachable");
+                "the service is temporarily unavailable: retry in a few seconds".to_owned()
+            }
+            (_, tonic::Code::ResourceExhausted) if status.message().contains("message length") => {
+                format!("a message was over the size limit: {}", status.message())
+            }
+            _ => status.message().to_owned(),
+        };
+        let mut problem = Problem::new(code, detail);
+        forward::copy_metadata(status.metadata(), &mut problem.headers);
+        problem
+    }
+}
+
+impl From<Status> for Problem {
+    fn from(status: Status) -> Self {
+        Problem::from_status(&status)
+    }
+}
+
+impl IntoResponse for Problem {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let body = Body {
+            kind: format!("/problems/{}", self.code.as_str()),
+            title: self.code.title(),
+            status: status.as_u16(),
+            detail: &self.detail,
+            code: self.code.as_str(),
+        };
+        let mut response = (status, Json(body)).into_response();
+        let headers = response.headers_mut();
+        headers.extend(self.headers);
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+        if matches!(status.as_u16(), 429 | 503) && !headers.contains_key(header::RETRY_AFTER) {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+        }
+        response
+    }
+}

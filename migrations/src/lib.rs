@@ -1,0 +1,15 @@
+//! Quire's database schema as sea-orm migrations, built with `SchemaManager` so the same code
+//! runs on SQLite and PostgreSQL.
+
+pub use sea_orm_migration::prelude::*;
+
+mod m0001_accounts_keys_files;
+
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(m0001_accounts_keys_files::Migration)]
+    }
+}

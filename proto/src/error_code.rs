@@ -1,0 +1,135 @@
+//! The one table of stable error codes: each gives the gRPC code, the HTTP status and a title.
+//!
+//! The core puts the code in `google.rpc.ErrorInfo.reason` (domain [`DOMAIN`]); the edge reads it
+//! back to pick the HTTP status, so a Python or Go client can tell errors apart exactly as a REST
+//! client does. Codes are part of the public contract: add new ones, never rename.
+
+use tonic::{Code, Status, metadata::MetadataMap};
+use tonic_types::{ErrorDetails, StatusExt};
+
+/// `ErrorInfo.domain` of every Quire error.
+pub const DOMAIN: &str = "quire";
+
+macro_rules! error_codes {
+    ($($variant:ident => ($code:literal, $grpc:ident, $http:literal, $title:literal),)+) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $($variant,)+
+        }
+
+        impl ErrorCode {
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)+];
+
+            /// Stable kebab-case code, as found in `ErrorInfo.reason` and the problem `code`.
+            pub const fn as_str(self) -> &'static str {
+                match self { $(ErrorCode::$variant => $code,)+ }
+            }
+
+            pub const fn grpc_code(self) -> Code {
+                match self { $(ErrorCode::$variant => Code::$grpc,)+ }
+            }
+
+            pub const fn http_status(self) -> u16 {
+                match self { $(ErrorCode::$variant => $http,)+ }
+            }
+
+            /// Short summary that does not change from one occurrence to the next.
+            pub const fn title(self) -> &'static str {
+                match self { $(ErrorCode::$variant => $title,)+ }
+            }
+
+            pub fn from_reason(reason: &str) -> Option<ErrorCode> {
+                match reason { $($code => Some(ErrorCode::$variant),)+ _ => None }
+            }
+        }
+    };
+}
+
+error_codes! {
+    InvalidArgument => ("invalid-argument", InvalidArgument, 400, "Invalid request"),
+    MissingFile => ("missing-file", InvalidArgument, 400, "Missing file"),
+    EmptyFile => ("empty-file", InvalidArgument, 400, "Empty file"),
+    InvalidMultipart => ("invalid-multipart", InvalidArgument, 400, "Malformed multipart body"),
+    SizeMismatch => ("size-mismatch", InvalidArgument, 400, "Declared size does not match"),
+    MissingApiKey => ("missing-api-key", Unauthenticated, 401, "Missing API key"),
+    InvalidApiKey => ("invalid-api-key", Unauthenticated, 401, "Invalid API key"),
+    RevokedApiKey => ("revoked-api-key", Unauthenticated, 401, "Revoked API key"),
+    MissingScope => ("missing-scope", PermissionDenied, 403, "Missing scope"),
+    NotFound => ("not-found", NotFound, 404, "Not found"),
+    FileNotFound => ("file-not-found", NotFound, 404, "File not found"),
+    MethodNotAllowed => ("method-not-allowed", Unimplemented, 405, "Method not allowed"),
+    FileTooLarge => ("file-too-large", ResourceExhausted, 413, "File too large"),
+    StorageQuotaExceeded => ("storage-quota-exceeded", ResourceExhausted, 413, "Storage quota exceeded"),
+    RangeNotSatisfiable => ("range-not-satisfiable", OutOfRange, 416, "Range not satisfiable"),
+    VirusFound => ("virus-found", InvalidArgument, 422, "File rejected by the antivirus"),
+    DailyQuotaExceeded => ("daily-quota-exceeded", ResourceExhausted, 429, "Daily quota exceeded"),
+    Internal => ("internal", Internal, 500, "Internal error"),
+    NotImplemented => ("not-implemented", Unimplemented, 501, "Not implemented yet"),
+    ScannerUnavailable => ("scanner-unavailable", Unavailable, 503, "Antivirus unavailable"),
+    CoreUnavailable => ("core-unavailable", Unavailable, 503, "Service unavailable"),
+}
+
+impl ErrorCode {
+    /// A `Status` carrying this code as `ErrorInfo.reason`, with `metadata` as response metadata
+    /// (rate-limit figures, `retry-after`, ...).
+    pub fn to_status(self, message: impl Into<String>, metadata: MetadataMap) -> Status {
+        let details = ErrorDetails::with_error_info(
+            self.as_str(),
+            DOMAIN,
+            std::collections::HashMap::<String, String>::new(),
+        );
+        Status::with_error_details_and_metadata(self.grpc_code(), message, details, metadata)
+    }
+
+    /// Reads the code back from a `Status`; falls back on the gRPC code for statuses that did
+    /// not come from Quire's core (transport failures, limits enforced by tonic itself).
+    pub fn from_status(status: &Status) -> ErrorCode {
+        if let Some(info) = status.get_details_error_info()
+            && info.domain == DOMAIN
+            && let Some(code) = ErrorCode::from_reason(&info.reason)
+        {
+            return code;
+        }
+        match status.code() {
+            Code::InvalidArgument | Code::FailedPrecondition => ErrorCode::InvalidArgument,
+            Code::Unauthenticated => ErrorCode::InvalidApiKey,
+            Code::PermissionDenied => ErrorCode::MissingScope,
+            Code::NotFound => ErrorCode::NotFound,
+            Code::OutOfRange => ErrorCode::RangeNotSatisfiable,
+            Code::ResourceExhausted => ErrorCode::FileTooLarge,
+            Code::Unimplemented => ErrorCode::NotImplemented,
+            Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => ErrorCode::CoreUnavailable,
+            _ => ErrorCode::Internal,
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip_through_a_status() {
+        for &code in ErrorCode::ALL {
+            let status = code.to_status("x", MetadataMap::new());
+            assert_eq!(status.code(), code.grpc_code());
+            assert_eq!(ErrorCode::from_status(&status), code);
+        }
+    }
+
+    #[test]
+    fn codes_are_unique_kebab_case() {
+        let mut seen = std::collections::HashSet::new();
+        for &code in ErrorCode::ALL {
+            let s = code.as_str();
+            assert!(s.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{s}");
+            assert!(seen.insert(s), "duplicate {s}");
+        }
+    }
+}
