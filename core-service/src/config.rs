@@ -110,7 +110,10 @@ pub struct CoreConfig {
 impl CoreConfig {
     pub fn database_url(&self) -> String {
         self.database_url.clone().unwrap_or_else(|| {
-            format!("sqlite://{}?mode=rwc", self.data_dir.join("quire.db").display())
+            format!(
+                "sqlite://{}?mode=rwc",
+                self.data_dir.join("quire.db").display()
+            )
         })
     }
 
@@ -132,7 +135,10 @@ impl CoreConfig {
 
     /// Checks relations between settings that clap cannot express.
     pub fn validate(&self) -> anyhow::Result<()> {
-        anyhow::ensure!(self.max_upload_size > 0, "QUIRE_MAX_UPLOAD_SIZE must be positive");
+        anyhow::ensure!(
+            self.max_upload_size > 0,
+            "QUIRE_MAX_UPLOAD_SIZE must be positive"
+        );
         anyhow::ensure!(
             self.grpc_max_message_size >= 512 * 1024,
             "QUIRE_GRPC_MAX_MESSAGE_SIZE must be at least 524288 (file chunks are 256 KiB)"

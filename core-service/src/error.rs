@@ -34,7 +34,9 @@ impl ApiError {
         tracing::error!(error = %cause, context, "internal error");
         Self::new(
             ErrorCode::Internal,
-            format!("{context} failed on the server; retry, and report the X-Request-Id if it persists"),
+            format!(
+                "{context} failed on the server; retry, and report the X-Request-Id if it persists"
+            ),
         )
     }
 

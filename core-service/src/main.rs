@@ -4,7 +4,11 @@ use clap::Parser;
 use quire_core::{Core, CoreConfig, config, grpc, telemetry};
 
 #[derive(Parser)]
-#[command(name = "quire-core", version, about = "Quire gRPC core (auth, quotas, scanned storage, processing)")]
+#[command(
+    name = "quire-core",
+    version,
+    about = "Quire gRPC core (auth, quotas, scanned storage, processing)"
+)]
 struct Cli {
     #[command(flatten)]
     core: CoreConfig,

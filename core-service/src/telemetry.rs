@@ -9,5 +9,9 @@ pub fn init() {
     let json = std::env::var("QUIRE_LOG_FORMAT").is_ok_and(|f| f == "json");
     let builder = fmt().with_env_filter(filter).with_writer(std::io::stderr);
     // A second init (tests start several stacks in one process) is harmless.
-    let _ = if json { builder.json().try_init() } else { builder.try_init() };
+    let _ = if json {
+        builder.json().try_init()
+    } else {
+        builder.try_init()
+    };
 }

@@ -1,12 +1,7 @@
 //! `quire admin`: accounts and API keys, straight on the database a running server uses.
 
 use clap::Subcommand;
-use quire_core::{
-    CoreConfig,
-    auth::accounts,
-    db,
-    quota::Plan,
-};
+use quire_core::{CoreConfig, auth::accounts, db, quota::Plan};
 use serde_json::json;
 
 #[derive(Subcommand)]
@@ -75,7 +70,10 @@ pub async fn run(command: AdminCommand, config: &CoreConfig) -> anyhow::Result<(
         AdminCommand::Account { command } => match command {
             AccountCommand::Create { email, plan } => {
                 let account = accounts::create_account(&db, &email, Plan::parse(&plan)?).await?;
-                println!("created account {} ({}, plan {})", account.id, account.email, account.plan);
+                println!(
+                    "created account {} ({}, plan {})",
+                    account.id, account.email, account.plan
+                );
             }
             AccountCommand::SetPlan { email, plan } => {
                 let plan = Plan::parse(&plan)?;
@@ -93,7 +91,10 @@ pub async fn run(command: AdminCommand, config: &CoreConfig) -> anyhow::Result<(
                 let key = accounts::create_key(&db, &email, &name, &scopes).await?;
                 let scopes: Vec<&str> = key.scopes.iter().map(|s| s.as_str()).collect();
                 if json {
-                    println!("{}", json!({ "id": key.id, "key": key.key, "scopes": scopes }));
+                    println!(
+                        "{}",
+                        json!({ "id": key.id, "key": key.key, "scopes": scopes })
+                    );
                 } else {
                     println!("{}", key.key);
                     eprintln!(

@@ -22,7 +22,10 @@ pub fn request<T>(headers: &HeaderMap, message: T) -> tonic::Request<T> {
 /// Metadata keys that belong to gRPC or HTTP/2 framing, not to the response.
 fn is_transport_key(key: &str) -> bool {
     key.starts_with("grpc-")
-        || matches!(key, "content-type" | "date" | "server" | "te" | "trailer" | "content-length")
+        || matches!(
+            key,
+            "content-type" | "date" | "server" | "te" | "trailer" | "content-length"
+        )
 }
 
 /// Copies response metadata into HTTP headers, unchanged.

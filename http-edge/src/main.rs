@@ -9,7 +9,11 @@ use quire_edge::admin;
 use quire_edge::serve;
 
 #[derive(Parser)]
-#[command(name = "quire", version, about = "Quire: scanned file uploads, share links and file processing")]
+#[command(
+    name = "quire",
+    version,
+    about = "Quire: scanned file uploads, share links and file processing"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

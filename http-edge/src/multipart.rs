@@ -34,7 +34,11 @@ pub struct FilePart {
 /// Reads the body up to the `file` part. `allowed` lists the text fields the endpoint takes;
 /// they must come before the file part, as in S3 POST uploads, because the core needs the
 /// options before the first byte.
-pub async fn file_part(headers: &HeaderMap, body: Body, allowed: &[&str]) -> Result<FilePart, Problem> {
+pub async fn file_part(
+    headers: &HeaderMap,
+    body: Body,
+    allowed: &[&str],
+) -> Result<FilePart, Problem> {
     let content_type = headers
         .get(axum::http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -50,9 +54,12 @@ pub async fn file_part(headers: &HeaderMap, body: Body, allowed: &[&str]) -> Res
         )
     })?;
     let constraints = multer::Constraints::new().size_limit(
-        multer::SizeLimit::new().for_field("file", u64::MAX).per_field(MAX_TEXT_FIELD),
+        multer::SizeLimit::new()
+            .for_field("file", u64::MAX)
+            .per_field(MAX_TEXT_FIELD),
     );
-    let mut multipart = multer::Multipart::with_constraints(body.into_data_stream(), boundary, constraints);
+    let mut multipart =
+        multer::Multipart::with_constraints(body.into_data_stream(), boundary, constraints);
     let mut fields = HashMap::new();
     loop {
         let field = multipart.next_field().await.map_err(malformed)?;
@@ -77,7 +84,10 @@ pub async fn file_part(headers: &HeaderMap, body: Body, allowed: &[&str]) -> Res
         if !allowed.contains(&name.as_str()) {
             return Err(Problem::new(
                 ErrorCode::InvalidArgument,
-                format!("unknown form field {name:?}: this endpoint takes `file`{}", allowed_list(allowed)),
+                format!(
+                    "unknown form field {name:?}: this endpoint takes `file`{}",
+                    allowed_list(allowed)
+                ),
             ));
         }
         let value = field.text().await.map_err(malformed)?;
@@ -97,7 +107,8 @@ fn malformed(err: multer::Error) -> Problem {
 }
 
 struct State {
-    field: multer::Field<'static>,
+    /// `None` once the part ended: multer needs it dropped before it reads the next part.
+    field: Option<multer::Field<'static>>,
     multipart: multer::Multipart<'static>,
     buffer: BytesMut,
     failed: Option<oneshot::Sender<String>>,
@@ -113,7 +124,7 @@ fn rechunk(
     allowed: String,
 ) -> BoxStream<'static, Bytes> {
     let state = State {
-        field,
+        field: Some(field),
         multipart,
         buffer: BytesMut::new(),
         failed: Some(failed),
@@ -122,9 +133,14 @@ fn rechunk(
     };
     futures::stream::unfold(state, |mut state| async move {
         while !state.done && state.buffer.len() < CHUNK_SIZE {
-            match state.field.chunk().await {
+            let chunk = match state.field.as_mut() {
+                Some(field) => field.chunk().await,
+                None => Ok(None),
+            };
+            match chunk {
                 Ok(Some(bytes)) => state.buffer.extend_from_slice(&bytes),
                 Ok(None) => {
+                    state.field = None;
                     // The part ended; the body must end too, so nothing is silently ignored.
                     match state.multipart.next_field().await {
                         Ok(None) => state.done = true,

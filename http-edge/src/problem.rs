@@ -66,7 +66,8 @@ impl From<Status> for Problem {
 
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {
-        let status = StatusCode::from_u16(self.code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let status = StatusCode::from_u16(self.code.http_status())
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let body = Body {
             kind: format!("/problems/{}", self.code.as_str()),
             title: self.code.title(),
@@ -77,7 +78,10 @@ impl IntoResponse for Problem {
         let mut response = (status, Json(body)).into_response();
         let headers = response.headers_mut();
         headers.extend(self.headers);
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/problem+json"),
+        );
         if matches!(status.as_u16(), 429 | 503) && !headers.contains_key(header::RETRY_AFTER) {
             headers.insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
         }

@@ -15,7 +15,9 @@ pub async fn serve_edge(
         core: CoreClients::connect_lazy(core_url)?,
     };
     tracing::info!(addr = %listener.local_addr()?, core = core_url, "http edge listening");
-    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await?;
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(shutdown)
+        .await?;
     Ok(())
 }
 
@@ -33,7 +35,11 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
             let grpc = TcpListener::bind(core.grpc_addr).await?;
             let url = format!("http://{}", grpc.local_addr()?);
             let core = quire_core::Core::open(core).await?;
-            let core_task = tokio::spawn(quire_core::grpc::serve_with_shutdown(core, grpc, shutdown_signal()));
+            let core_task = tokio::spawn(quire_core::grpc::serve_with_shutdown(
+                core,
+                grpc,
+                shutdown_signal(),
+            ));
             let edge_result = serve_edge(http, &url, shutdown).await;
             core_task.abort();
             edge_result

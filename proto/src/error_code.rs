@@ -98,7 +98,9 @@ impl ErrorCode {
             Code::OutOfRange => ErrorCode::RangeNotSatisfiable,
             Code::ResourceExhausted => ErrorCode::FileTooLarge,
             Code::Unimplemented => ErrorCode::NotImplemented,
-            Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => ErrorCode::CoreUnavailable,
+            Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => {
+                ErrorCode::CoreUnavailable
+            }
             _ => ErrorCode::Internal,
         }
     }

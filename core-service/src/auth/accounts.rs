@@ -21,7 +21,9 @@ pub async fn create_account(
 ) -> ApiResult<account::Model> {
     let email = normalize_email(email)?;
     if find_account(db, &email).await.is_ok() {
-        return Err(ApiError::invalid(format!("an account for {email} already exists")));
+        return Err(ApiError::invalid(format!(
+            "an account for {email} already exists"
+        )));
     }
     let model = account::ActiveModel {
         email: Set(email),
@@ -72,7 +74,9 @@ pub async fn create_key(
     let scopes = scope::parse_list(scopes)?;
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 100 {
-        return Err(ApiError::invalid("a key name must have 1 to 100 characters"));
+        return Err(ApiError::invalid(
+            "a key name must have 1 to 100 characters",
+        ));
     }
     let secret = key::generate();
     let model = api_key::ActiveModel {
@@ -109,7 +113,9 @@ pub async fn revoke_key(db: &DatabaseConnection, key_id: i64) -> ApiResult<DateT
     let key = api_key::Entity::find_by_id(key_id)
         .one(db)
         .await?
-        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no API key with id {key_id}")))?;
+        .ok_or_else(|| {
+            ApiError::new(ErrorCode::NotFound, format!("no API key with id {key_id}"))
+        })?;
     if let Some(at) = key.revoked_at {
         return Ok(at);
     }
@@ -126,13 +132,15 @@ pub async fn revoke_key(db: &DatabaseConnection, key_id: i64) -> ApiResult<DateT
 fn normalize_email(email: &str) -> ApiResult<String> {
     let email = email.trim().to_lowercase();
     let valid = email.len() <= 254
-        && email
-            .split_once('@')
-            .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.') && !domain.starts_with('.'))
+        && email.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty() && domain.contains('.') && !domain.starts_with('.')
+        })
         && !email.chars().any(|c| c.is_whitespace() || c.is_control());
     if valid {
         Ok(email)
     } else {
-        Err(ApiError::invalid(format!("{email:?} is not an e-mail address")))
+        Err(ApiError::invalid(format!(
+            "{email:?} is not an e-mail address"
+        )))
     }
 }

@@ -18,8 +18,9 @@ pub fn generate() -> String {
 }
 
 pub fn is_well_formed(key: &str) -> bool {
-    key.strip_prefix(PREFIX)
-        .is_some_and(|rest| rest.len() == RANDOM_LEN && rest.bytes().all(|b| b.is_ascii_alphanumeric()))
+    key.strip_prefix(PREFIX).is_some_and(|rest| {
+        rest.len() == RANDOM_LEN && rest.bytes().all(|b| b.is_ascii_alphanumeric())
+    })
 }
 
 pub fn hash(key: &str) -> String {
@@ -48,6 +49,9 @@ mod tests {
     fn malformed_keys_are_refused() {
         assert!(!is_well_formed("qk_short"));
         assert!(!is_well_formed(&format!("xx_{}", "a".repeat(RANDOM_LEN))));
-        assert!(!is_well_formed(&format!("qk_{}-", "a".repeat(RANDOM_LEN - 1))));
+        assert!(!is_well_formed(&format!(
+            "qk_{}-",
+            "a".repeat(RANDOM_LEN - 1)
+        )));
     }
 }

@@ -6,7 +6,9 @@ pub mod scope;
 
 use chrono::Utc;
 use quire_proto::{ErrorCode, metadata::AUTHORIZATION};
-use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, ExprTrait, QueryFilter, sea_query::Expr};
+use sea_orm::{
+    ColumnTrait, DatabaseConnection, EntityTrait, ExprTrait, QueryFilter, sea_query::Expr,
+};
 use tonic::metadata::MetadataMap;
 
 use crate::{
@@ -32,7 +34,10 @@ const BEARER_HELP: &str = "send the header `Authorization: Bearer <API key>` wit
 /// revoked key. Revocation is read from the database on every call, so it is immediate.
 pub async fn authenticate(db: &DatabaseConnection, metadata: &MetadataMap) -> ApiResult<Caller> {
     let Some(header) = metadata.get(AUTHORIZATION) else {
-        return Err(ApiError::new(ErrorCode::MissingApiKey, format!("no API key: {BEARER_HELP}")));
+        return Err(ApiError::new(
+            ErrorCode::MissingApiKey,
+            format!("no API key: {BEARER_HELP}"),
+        ));
     };
     let header = header.to_str().unwrap_or_default();
     let Some(token) = header
@@ -72,7 +77,10 @@ pub async fn authenticate(db: &DatabaseConnection, metadata: &MetadataMap) -> Ap
     if key.revoked_at.is_some() {
         return Err(ApiError::new(
             ErrorCode::RevokedApiKey,
-            format!("this API key ({}…) was revoked: create a new key", key.display_prefix),
+            format!(
+                "this API key ({}…) was revoked: create a new key",
+                key.display_prefix
+            ),
         ));
     }
     touch_last_used(db.clone(), key.id);

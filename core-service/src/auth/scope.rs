@@ -51,7 +51,11 @@ pub fn parse_list(list: &str) -> ApiResult<Vec<Scope>> {
 }
 
 pub fn join(scopes: &[Scope]) -> String {
-    scopes.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(",")
+    scopes
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The scopes a call accepts: any one of them is enough.

@@ -5,7 +5,7 @@ use chrono::Utc;
 use futures::{StreamExt, stream::BoxStream};
 use object_store::{GetOptions, GetRange, GetResultPayload, ObjectStore, path::Path};
 use quire_proto::{ErrorCode, metadata};
-use sea_orm::{ColumnTrait, Condition, EntityTrait, QueryFilter, sea_query::Expr, ExprTrait};
+use sea_orm::{ColumnTrait, Condition, EntityTrait, ExprTrait, QueryFilter, sea_query::Expr};
 
 use super::{CHUNK_SIZE, names};
 use crate::{
@@ -87,7 +87,9 @@ pub async fn open(core: &Core, token: &str, range: Option<RangeSpec>) -> ApiResu
 pub fn resolve(spec: RangeSpec, size: u64) -> ApiResult<(u64, u64)> {
     let resolved = match (spec.first, spec.last) {
         (Some(first), None) if first < size => Some((first, size)),
-        (Some(first), Some(last)) if first <= last && first < size => Some((first, std::cmp::min(size, last + 1))),
+        (Some(first), Some(last)) if first <= last && first < size => {
+            Some((first, std::cmp::min(size, last + 1)))
+        }
         (None, Some(suffix)) if suffix > 0 && size > 0 => Some((size.saturating_sub(suffix), size)),
         (None, None) => Some((0, size)),
         _ => None,
@@ -101,7 +103,11 @@ pub fn resolve(spec: RangeSpec, size: u64) -> ApiResult<(u64, u64)> {
     })
 }
 
-fn read_file_chunks(file: std::fs::File, offset: u64, length: u64) -> BoxStream<'static, ApiResult<Bytes>> {
+fn read_file_chunks(
+    file: std::fs::File,
+    offset: u64,
+    length: u64,
+) -> BoxStream<'static, ApiResult<Bytes>> {
     use std::io::{Read, Seek, SeekFrom};
     let state = (file, offset, length, false);
     futures::stream::try_unfold(state, |(mut file, pos, left, sought)| async move {
@@ -120,12 +126,17 @@ fn read_file_chunks(file: std::fs::File, offset: u64, length: u64) -> BoxStream<
         .await
         .map_err(|e| ApiError::internal("file read", e))?
         .map_err(|e| ApiError::internal("file read", e))?;
-        Ok(Some((chunk, (file, pos + want as u64, left - want as u64, true))))
+        Ok(Some((
+            chunk,
+            (file, pos + want as u64, left - want as u64, true),
+        )))
     })
     .boxed()
 }
 
-fn rechunk(stream: BoxStream<'static, object_store::Result<Bytes>>) -> BoxStream<'static, ApiResult<Bytes>> {
+fn rechunk(
+    stream: BoxStream<'static, object_store::Result<Bytes>>,
+) -> BoxStream<'static, ApiResult<Bytes>> {
     let state = (stream, BytesMut::new(), false);
     futures::stream::try_unfold(state, |(mut stream, mut buf, mut done)| async move {
         while !done && buf.len() < CHUNK_SIZE {
@@ -147,7 +158,10 @@ fn count_download(core: &Core, file_id: i64) {
     let db = core.db.clone();
     tokio::spawn(async move {
         let result = file::Entity::update_many()
-            .col_expr(file::Column::Downloads, Expr::col(file::Column::Downloads).add(1))
+            .col_expr(
+                file::Column::Downloads,
+                Expr::col(file::Column::Downloads).add(1),
+            )
             .filter(file::Column::Id.eq(file_id))
             .exec(&db)
             .await;
@@ -156,7 +170,6 @@ fn count_download(core: &Core, file_id: i64) {
         }
     });
 }
-
 
 #[cfg(test)]
 mod tests {

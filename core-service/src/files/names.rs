@@ -33,7 +33,11 @@ pub fn sanitize_filename(raw: &str) -> String {
         }
         out.push(c);
     }
-    if out.is_empty() { "file".to_owned() } else { out }
+    if out.is_empty() {
+        "file".to_owned()
+    } else {
+        out
+    }
 }
 
 #[cfg(test)]

@@ -37,7 +37,8 @@ pub async fn sweep_once(core: &Core) -> ApiResult<(usize, usize)> {
         .limit(BATCH)
         .all(&core.db)
         .await?;
-    let stale_before = now - chrono::Duration::from_std(core.config.upload_timeout()).unwrap_or_default();
+    let stale_before =
+        now - chrono::Duration::from_std(core.config.upload_timeout()).unwrap_or_default();
     let stale = file::Entity::find()
         .filter(file::Column::State.is_in([STATE_PENDING, STATE_COMMITTING]))
         .filter(file::Column::CreatedAt.lt(stale_before))

@@ -39,7 +39,12 @@ pub struct UploadMeta {
     pub declared_size: Option<u64>,
 }
 
-pub async fn ingest<S>(core: &Core, caller: &Caller, meta: UploadMeta, chunks: S) -> ApiResult<file::Model>
+pub async fn ingest<S>(
+    core: &Core,
+    caller: &Caller,
+    meta: UploadMeta,
+    chunks: S,
+) -> ApiResult<file::Model>
 where
     S: Stream<Item = ApiResult<Bytes>> + Send,
 {
@@ -97,7 +102,10 @@ where
         Some(scanner) => Some(scanner.start().await.map_err(scanner_unavailable)?),
         None => None,
     };
-    let upload = core.store.put_multipart(&Path::from(blob_key.as_str())).await?;
+    let upload = core
+        .store
+        .put_multipart(&Path::from(blob_key.as_str()))
+        .await?;
     guard.writer = Some(WriteMultipart::new_with_chunk_size(upload, PART_SIZE));
 
     let received = receive(core, &mut guard, &mut scan, chunks, headroom, quota).await?;
@@ -122,10 +130,16 @@ where
         match session.finish().await.map_err(scanner_unavailable)? {
             Verdict::Clean => {}
             Verdict::Infected(signature) => {
-                tracing::warn!(signature, account_id = caller.account_id, "upload rejected by antivirus");
+                tracing::warn!(
+                    signature,
+                    account_id = caller.account_id,
+                    "upload rejected by antivirus"
+                );
                 return Err(ApiError::new(
                     ErrorCode::VirusFound,
-                    format!("the antivirus found {signature} in this file; it was not stored: upload a clean file"),
+                    format!(
+                        "the antivirus found {signature} in this file; it was not stored: upload a clean file"
+                    ),
                 ));
             }
         }
@@ -230,7 +244,9 @@ fn check_size(size: u64, max: u64, headroom: u64, quota: u64) -> ApiResult<()> {
     if size > max {
         return Err(ApiError::new(
             ErrorCode::FileTooLarge,
-            format!("the file is larger than the maximum upload size of {max} bytes: send a smaller file"),
+            format!(
+                "the file is larger than the maximum upload size of {max} bytes: send a smaller file"
+            ),
         ));
     }
     if size > headroom {
@@ -278,7 +294,10 @@ impl Drop for UploadGuard {
         };
         match tokio::runtime::Handle::try_current() {
             Ok(handle) => drop(handle.spawn(cleanup)),
-            Err(_) => tracing::error!(file_id = self.row.id, "no runtime to clean up failed upload; the sweeper will"),
+            Err(_) => tracing::error!(
+                file_id = self.row.id,
+                "no runtime to clean up failed upload; the sweeper will"
+            ),
         }
     }
 }

@@ -59,7 +59,10 @@ impl FileService for FileApi {
         match result {
             Ok(file) => {
                 let file = files::to_proto(&file, &self.core.config.base_url());
-                Ok(respond(UploadResponse { file: Some(file) }, admitted.metadata()))
+                Ok(respond(
+                    UploadResponse { file: Some(file) },
+                    admitted.metadata(),
+                ))
             }
             Err(err) => Err(admitted.annotate(err).into()),
         }
@@ -109,13 +112,17 @@ impl FileService for FileApi {
         &self,
         request: Request<GetFileRequest>,
     ) -> Result<Response<GetFileResponse>, Status> {
-        let admitted = gate::admit(&self.core, request.metadata(), ScopeRule::READ_OR_UPLOAD).await?;
+        let admitted =
+            gate::admit(&self.core, request.metadata(), ScopeRule::READ_OR_UPLOAD).await?;
         let GetFileRequest { token } = request.into_inner();
         let result = owned_file(&self.core, admitted.caller.account_id, &token).await;
         match result {
             Ok(file) => {
                 let file = files::to_proto(&file, &self.core.config.base_url());
-                Ok(respond(GetFileResponse { file: Some(file) }, admitted.metadata()))
+                Ok(respond(
+                    GetFileResponse { file: Some(file) },
+                    admitted.metadata(),
+                ))
             }
             Err(err) => Err(admitted.annotate(err).into()),
         }
@@ -142,7 +149,11 @@ impl FileService for FileApi {
 
 /// A visible file of this account; another account's file is reported as missing, so tokens
 /// cannot be probed for ownership.
-async fn owned_file(core: &Core, account_id: i64, token: &str) -> ApiResult<crate::db::file::Model> {
+async fn owned_file(
+    core: &Core,
+    account_id: i64,
+    token: &str,
+) -> ApiResult<crate::db::file::Model> {
     let file = download::find_visible(core, token).await?;
     if file.account_id == account_id {
         Ok(file)

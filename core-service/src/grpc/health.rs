@@ -36,7 +36,11 @@ pub async fn watch(core: Core, reporter: HealthReporter, every: Duration) {
             };
             reporter.set_service_status(name, status).await;
         }
-        let overall = if all_ok { ServingStatus::Serving } else { ServingStatus::NotServing };
+        let overall = if all_ok {
+            ServingStatus::Serving
+        } else {
+            ServingStatus::NotServing
+        };
         reporter.set_service_status("", overall).await;
     }
 }
@@ -48,5 +52,9 @@ async fn probe_store(core: &Core) -> Result<(), String> {
         .put(&path, PutPayload::from_static(b"ok"))
         .await
         .map_err(|e| e.to_string())?;
-    core.store.head(&path).await.map(|_| ()).map_err(|e| e.to_string())
+    core.store
+        .head(&path)
+        .await
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }

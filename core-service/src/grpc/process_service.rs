@@ -24,7 +24,11 @@ impl ProcessApi {
         Self { core }
     }
 
-    async fn not_yet<T>(&self, metadata: &tonic::metadata::MetadataMap, what: &str) -> Result<T, Status> {
+    async fn not_yet<T>(
+        &self,
+        metadata: &tonic::metadata::MetadataMap,
+        what: &str,
+    ) -> Result<T, Status> {
         gate::authorize(&self.core, metadata, ScopeRule::UPLOAD).await?;
         Err(ApiError::new(
             ErrorCode::NotImplemented,
@@ -36,7 +40,10 @@ impl ProcessApi {
 
 #[tonic::async_trait]
 impl ProcessService for ProcessApi {
-    async fn ocr(&self, request: Request<Streaming<OcrRequest>>) -> Result<Response<OcrResponse>, Status> {
+    async fn ocr(
+        &self,
+        request: Request<Streaming<OcrRequest>>,
+    ) -> Result<Response<OcrResponse>, Status> {
         self.not_yet(request.metadata(), "OCR").await
     }
 

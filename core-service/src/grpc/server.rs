@@ -31,7 +31,11 @@ pub async fn serve_with_shutdown(
 ) -> anyhow::Result<()> {
     let (reporter, health_service) = tonic_health::server::health_reporter();
     let background = [
-        tokio::spawn(health::watch(core.clone(), reporter, Duration::from_secs(5))),
+        tokio::spawn(health::watch(
+            core.clone(),
+            reporter,
+            Duration::from_secs(5),
+        )),
         tokio::spawn(sweeper::run(core.clone(), Duration::from_secs(60))),
     ];
     let reflection = tonic_reflection::server::Builder::configure()

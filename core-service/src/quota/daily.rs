@@ -61,7 +61,10 @@ pub async fn charge_call(
         .col_expr(
             account::Column::CallsToday,
             CaseStatement::new()
-                .case(same_day.clone(), Expr::col(account::Column::CallsToday).add(1))
+                .case(
+                    same_day.clone(),
+                    Expr::col(account::Column::CallsToday).add(1),
+                )
                 .finally(Expr::val(1))
                 .into(),
         )

@@ -13,7 +13,12 @@ use crate::{
 };
 
 /// Adds `bytes` to the account's usage if it stays within `quota`; 413 otherwise.
-pub async fn reserve(db: &impl ConnectionTrait, account_id: i64, bytes: u64, quota: u64) -> ApiResult<()> {
+pub async fn reserve(
+    db: &impl ConnectionTrait,
+    account_id: i64,
+    bytes: u64,
+    quota: u64,
+) -> ApiResult<()> {
     let bytes = bytes as i64;
     let result = account::Entity::update_many()
         .col_expr(
@@ -21,7 +26,11 @@ pub async fn reserve(db: &impl ConnectionTrait, account_id: i64, bytes: u64, quo
             Expr::col(account::Column::StorageUsed).add(bytes),
         )
         .filter(account::Column::Id.eq(account_id))
-        .filter(Expr::col(account::Column::StorageUsed).add(bytes).lte(quota as i64))
+        .filter(
+            Expr::col(account::Column::StorageUsed)
+                .add(bytes)
+                .lte(quota as i64),
+        )
         .exec(db)
         .await?;
     if result.rows_affected == 1 {

@@ -26,10 +26,16 @@ pub enum ClamdAddr {
 impl ClamdAddr {
     pub fn parse(spec: &str) -> anyhow::Result<ClamdAddr> {
         if let Some(addr) = spec.strip_prefix("tcp://") {
-            anyhow::ensure!(addr.contains(':'), "QUIRE_CLAMD tcp address needs a port: {spec:?}");
+            anyhow::ensure!(
+                addr.contains(':'),
+                "QUIRE_CLAMD tcp address needs a port: {spec:?}"
+            );
             Ok(ClamdAddr::Tcp(addr.to_owned()))
         } else if let Some(path) = spec.strip_prefix("unix://") {
-            anyhow::ensure!(path.starts_with('/'), "QUIRE_CLAMD unix path must be absolute: {spec:?}");
+            anyhow::ensure!(
+                path.starts_with('/'),
+                "QUIRE_CLAMD unix path must be absolute: {spec:?}"
+            );
             Ok(ClamdAddr::Unix(PathBuf::from(path)))
         } else {
             anyhow::bail!("QUIRE_CLAMD must be tcp://host:port or unix:///path, got {spec:?}")
@@ -121,10 +127,12 @@ impl ScanSession for ClamdSession {
             .await;
             if let Err(err) = sent {
                 // clamd closes the socket after a limit error; its reply says which.
-                return Err(match read_reply(&mut self.conn, Duration::from_secs(1)).await {
-                    Ok(reply) if !reply.is_empty() => ScanError::Refused(reply),
-                    _ => err,
-                });
+                return Err(
+                    match read_reply(&mut self.conn, Duration::from_secs(1)).await {
+                        Ok(reply) if !reply.is_empty() => ScanError::Refused(reply),
+                        _ => err,
+                    },
+                );
             }
         }
         Ok(())

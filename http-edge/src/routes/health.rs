@@ -23,17 +23,26 @@ pub async fn readyz(State(state): State<EdgeState>) -> impl IntoResponse {
     let mut checks = Map::new();
     let mut ready = true;
     let overall = health
-        .check(HealthCheckRequest { service: String::new() })
+        .check(HealthCheckRequest {
+            service: String::new(),
+        })
         .await;
     match overall {
         Err(status) => {
             ready = false;
-            checks.insert("core".into(), json!(format!("unreachable: {}", status.message())));
+            checks.insert(
+                "core".into(),
+                json!(format!("unreachable: {}", status.message())),
+            );
         }
         Ok(_) => {
             checks.insert("core".into(), json!("ok"));
             for (name, service) in COMPONENTS {
-                let result = health.check(HealthCheckRequest { service: service.into() }).await;
+                let result = health
+                    .check(HealthCheckRequest {
+                        service: service.into(),
+                    })
+                    .await;
                 let ok = result
                     .as_ref()
                     .is_ok_and(|r| r.get_ref().status == ServingStatus::Serving as i32);
@@ -42,7 +51,11 @@ pub async fn readyz(State(state): State<EdgeState>) -> impl IntoResponse {
             }
         }
     }
-    let status = if ready { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    let status = if ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
     let body = json!({ "status": if ready { "ready" } else { "not ready" }, "checks": Value::Object(checks) });
     (status, Json(body))
 }

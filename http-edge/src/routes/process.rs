@@ -12,16 +12,20 @@ use futures::StreamExt;
 use quire_proto::{
     ErrorCode,
     v1::{
-        CompressPdfOptions, CompressPdfRequest, CompressionQuality, OcrOptions, OcrRequest, PdfToImagesOptions,
-        PdfToImagesRequest, compress_pdf_request, compress_pdf_response, ocr_request, pdf_to_images_request,
-        pdf_to_images_response,
+        CompressPdfOptions, CompressPdfRequest, CompressionQuality, OcrOptions, OcrRequest,
+        PdfToImagesOptions, PdfToImagesRequest, compress_pdf_request, compress_pdf_response,
+        ocr_request, pdf_to_images_request, pdf_to_images_response,
     },
 };
 use serde::Serialize;
 use tonic::Streaming;
 
 use super::{json_with_metadata, share::content_disposition};
-use crate::{EdgeState, forward, multipart::{self, FilePart}, problem::Problem};
+use crate::{
+    EdgeState, forward,
+    multipart::{self, FilePart},
+    problem::Problem,
+};
 
 #[derive(Serialize)]
 struct OcrResult {
@@ -31,12 +35,20 @@ struct OcrResult {
     lang: String,
 }
 
-pub async fn ocr(State(state): State<EdgeState>, headers: HeaderMap, body: Body) -> Result<Response, Problem> {
+pub async fn ocr(
+    State(state): State<EdgeState>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, Problem> {
     let part = multipart::file_part(&headers, body, &["lang"]).await?;
     let head = OcrRequest {
         payload: Some(ocr_request::Payload::Options(OcrOptions {
             filename: part.filename,
-            lang: part.fields.get("lang").map(|l| l.trim().to_owned()).unwrap_or_default(),
+            lang: part
+                .fields
+                .get("lang")
+                .map(|l| l.trim().to_owned())
+                .unwrap_or_default(),
         })),
     };
     let stream = FilePart::into_request_stream(part.chunks, head, |c| OcrRequest {
@@ -56,7 +68,11 @@ pub async fn ocr(State(state): State<EdgeState>, headers: HeaderMap, body: Body)
     Ok(json_with_metadata(StatusCode::OK, &metadata, body))
 }
 
-pub async fn compress_pdf(State(state): State<EdgeState>, headers: HeaderMap, body: Body) -> Result<Response, Problem> {
+pub async fn compress_pdf(
+    State(state): State<EdgeState>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, Problem> {
     let part = multipart::file_part(&headers, body, &["quality"]).await?;
     let quality = match part.fields.get("quality").map(|q| q.trim()) {
         None | Some("") => CompressionQuality::Unspecified,
@@ -84,13 +100,22 @@ pub async fn compress_pdf(State(state): State<EdgeState>, headers: HeaderMap, bo
     let request = forward::request(&headers, stream);
     let call = async move { client.compress_pdf(request).await };
     let response = multipart::race(call, part.failed).await?;
-    Ok(stream_out(response, "application/pdf", &output_name, |m| match m.payload {
-        Some(compress_pdf_response::Payload::Chunk(bytes)) => Some(bytes),
-        _ => None,
-    }))
+    Ok(stream_out(
+        response,
+        "application/pdf",
+        &output_name,
+        |m| match m.payload {
+            Some(compress_pdf_response::Payload::Chunk(bytes)) => Some(bytes),
+            _ => None,
+        },
+    ))
 }
 
-pub async fn pdf_to_images(State(state): State<EdgeState>, headers: HeaderMap, body: Body) -> Result<Response, Problem> {
+pub async fn pdf_to_images(
+    State(state): State<EdgeState>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, Problem> {
     let part = multipart::file_part(&headers, body, &["dpi"]).await?;
     let dpi = match part.fields.get("dpi").map(|d| d.trim()) {
         None | Some("") => 0,
@@ -103,10 +128,12 @@ pub async fn pdf_to_images(State(state): State<EdgeState>, headers: HeaderMap, b
     };
     let output_name = derived_name(&part.filename, "-pages.zip");
     let head = PdfToImagesRequest {
-        payload: Some(pdf_to_images_request::Payload::Options(PdfToImagesOptions {
-            filename: part.filename,
-            dpi,
-        })),
+        payload: Some(pdf_to_images_request::Payload::Options(
+            PdfToImagesOptions {
+                filename: part.filename,
+                dpi,
+            },
+        )),
     };
     let stream = FilePart::into_request_stream(part.chunks, head, |c| PdfToImagesRequest {
         payload: Some(pdf_to_images_request::Payload::Chunk(c)),
@@ -115,10 +142,15 @@ pub async fn pdf_to_images(State(state): State<EdgeState>, headers: HeaderMap, b
     let request = forward::request(&headers, stream);
     let call = async move { client.pdf_to_images(request).await };
     let response = multipart::race(call, part.failed).await?;
-    Ok(stream_out(response, "application/zip", &output_name, |m| match m.payload {
-        Some(pdf_to_images_response::Payload::Chunk(bytes)) => Some(bytes),
-        _ => None,
-    }))
+    Ok(stream_out(
+        response,
+        "application/zip",
+        &output_name,
+        |m| match m.payload {
+            Some(pdf_to_images_response::Payload::Chunk(bytes)) => Some(bytes),
+            _ => None,
+        },
+    ))
 }
 
 /// `report.pdf` → `report-compressed.pdf`.

@@ -12,7 +12,10 @@ use futures::StreamExt;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use quire_proto::{
     ErrorCode,
-    v1::{ByteRange, DownloadMetadata, DownloadRequest, DownloadResponse, File, download_response::Payload},
+    v1::{
+        ByteRange, DownloadMetadata, DownloadRequest, DownloadResponse, File,
+        download_response::Payload,
+    },
 };
 use tonic::Streaming;
 
@@ -36,22 +39,36 @@ pub async fn download(
         (meta, stream) = open(&state, &headers, &token, range).await?;
     }
     let mut response_headers = file_headers(&file, &etag);
-    if let Some(if_none_match) = headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok())
-        && if_none_match.split(',').any(|t| t.trim() == etag || t.trim() == "*")
+    if let Some(if_none_match) = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        && if_none_match
+            .split(',')
+            .any(|t| t.trim() == etag || t.trim() == "*")
     {
         return Ok((StatusCode::NOT_MODIFIED, response_headers).into_response());
     }
     let status = if meta.partial {
         let last = meta.offset + meta.length - 1;
-        insert(&mut response_headers, header::CONTENT_RANGE, format!("bytes {}-{last}/{}", meta.offset, file.size));
+        insert(
+            &mut response_headers,
+            header::CONTENT_RANGE,
+            format!("bytes {}-{last}/{}", meta.offset, file.size),
+        );
         StatusCode::PARTIAL_CONTENT
     } else {
         StatusCode::OK
     };
-    insert(&mut response_headers, header::CONTENT_LENGTH, meta.length.to_string());
+    insert(
+        &mut response_headers,
+        header::CONTENT_LENGTH,
+        meta.length.to_string(),
+    );
     let body = stream.filter_map(|message| async move {
         match message {
-            Ok(DownloadResponse { payload: Some(Payload::Chunk(bytes)) }) => Some(Ok(bytes)),
+            Ok(DownloadResponse {
+                payload: Some(Payload::Chunk(bytes)),
+            }) => Some(Ok(bytes)),
             Ok(_) => None,
             // The length is already sent; a broken stream must reach the client as an error.
             Err(status) => Some(Err(std::io::Error::other(status.message().to_owned()))),
@@ -71,12 +88,18 @@ async fn open(
         range,
     };
     let mut client = state.core.files.clone();
-    let mut stream = client.download(forward::request(headers, request)).await?.into_inner();
+    let mut stream = client
+        .download(forward::request(headers, request))
+        .await?
+        .into_inner();
     match stream.message().await? {
         Some(DownloadResponse {
             payload: Some(Payload::Metadata(meta)),
         }) => Ok((meta, stream)),
-        _ => Err(Problem::new(ErrorCode::Internal, "the core sent no file metadata")),
+        _ => Err(Problem::new(
+            ErrorCode::Internal,
+            "the core sent no file metadata",
+        )),
     }
 }
 
@@ -91,7 +114,11 @@ fn parse_range(headers: &HeaderMap) -> Option<ByteRange> {
     let (first, last) = spec.split_once('-')?;
     let parse = |s: &str| -> Option<Option<u64>> {
         let s = s.trim();
-        if s.is_empty() { Some(None) } else { s.parse().ok().map(Some) }
+        if s.is_empty() {
+            Some(None)
+        } else {
+            s.parse().ok().map(Some)
+        }
     };
     let (first, last) = (parse(first)?, parse(last)?);
     match (first, last) {
@@ -107,7 +134,14 @@ fn is_inline_safe(mime: &str) -> bool {
     let essence = mime.split(';').next().unwrap_or_default().trim();
     matches!(
         essence,
-        "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/bmp" | "image/avif" | "application/pdf" | "text/plain"
+        "image/png"
+            | "image/jpeg"
+            | "image/gif"
+            | "image/webp"
+            | "image/bmp"
+            | "image/avif"
+            | "application/pdf"
+            | "text/plain"
     ) || essence.starts_with("audio/")
         || essence.starts_with("video/")
 }
@@ -117,19 +151,43 @@ fn file_headers(file: &File, etag: &str) -> HeaderMap {
     insert(&mut headers, header::CONTENT_TYPE, file.mime_type.clone());
     insert(&mut headers, header::ETAG, etag.to_owned());
     insert(&mut headers, header::ACCEPT_RANGES, "bytes".to_owned());
-    insert(&mut headers, header::X_CONTENT_TYPE_OPTIONS, "nosniff".to_owned());
-    insert(&mut headers, header::CACHE_CONTROL, "private, no-cache".to_owned());
-    insert(&mut headers, header::REFERRER_POLICY, "no-referrer".to_owned());
+    insert(
+        &mut headers,
+        header::X_CONTENT_TYPE_OPTIONS,
+        "nosniff".to_owned(),
+    );
+    insert(
+        &mut headers,
+        header::CACHE_CONTROL,
+        "private, no-cache".to_owned(),
+    );
+    insert(
+        &mut headers,
+        header::REFERRER_POLICY,
+        "no-referrer".to_owned(),
+    );
     let inline = is_inline_safe(&file.mime_type);
-    insert(&mut headers, header::CONTENT_DISPOSITION, content_disposition(inline, &file.filename));
+    insert(
+        &mut headers,
+        header::CONTENT_DISPOSITION,
+        content_disposition(inline, &file.filename),
+    );
     // PDF viewers refuse sandboxed documents; every other type gets the sandbox as a second wall.
     if !file.mime_type.starts_with("application/pdf") {
-        insert(&mut headers, header::CONTENT_SECURITY_POLICY, "sandbox".to_owned());
+        insert(
+            &mut headers,
+            header::CONTENT_SECURITY_POLICY,
+            "sandbox".to_owned(),
+        );
     }
     if let Some(created) = &file.created_at
         && let Some(time) = chrono::DateTime::from_timestamp(created.seconds, 0)
     {
-        insert(&mut headers, header::LAST_MODIFIED, time.format("%a, %d %b %Y %H:%M:%S GMT").to_string());
+        insert(
+            &mut headers,
+            header::LAST_MODIFIED,
+            time.format("%a, %d %b %Y %H:%M:%S GMT").to_string(),
+        );
     }
     headers
 }
@@ -142,15 +200,31 @@ fn insert(headers: &mut HeaderMap, name: header::HeaderName, value: String) {
 
 /// RFC 5987 attr-char: what may stay unencoded in `filename*`.
 const ATTR_CHAR: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'!').remove(b'#').remove(b'$').remove(b'&').remove(b'+').remove(b'-')
-    .remove(b'.').remove(b'^').remove(b'_').remove(b'`').remove(b'|').remove(b'~');
+    .remove(b'!')
+    .remove(b'#')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'+')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'^')
+    .remove(b'_')
+    .remove(b'`')
+    .remove(b'|')
+    .remove(b'~');
 
 /// RFC 6266: an ASCII `filename` fallback and the exact name as UTF-8 in `filename*`.
 pub fn content_disposition(inline: bool, filename: &str) -> String {
     let kind = if inline { "inline" } else { "attachment" };
     let fallback: String = filename
         .chars()
-        .map(|c| if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let encoded = utf8_percent_encode(filename, ATTR_CHAR);
     format!("{kind}; filename=\"{fallback}\"; filename*=UTF-8''{encoded}")
@@ -166,12 +240,21 @@ mod tests {
             content_disposition(false, "résumé \"final\".pdf"),
             "attachment; filename=\"r_sum_ _final_.pdf\"; filename*=UTF-8''r%C3%A9sum%C3%A9%20%22final%22.pdf"
         );
-        assert_eq!(content_disposition(true, "a.png"), "inline; filename=\"a.png\"; filename*=UTF-8''a.png");
+        assert_eq!(
+            content_disposition(true, "a.png"),
+            "inline; filename=\"a.png\"; filename*=UTF-8''a.png"
+        );
     }
 
     #[test]
     fn active_content_is_never_inline() {
-        for mime in ["text/html", "image/svg+xml", "application/xml", "text/javascript", "application/octet-stream"] {
+        for mime in [
+            "text/html",
+            "image/svg+xml",
+            "application/xml",
+            "text/javascript",
+            "application/octet-stream",
+        ] {
             assert!(!is_inline_safe(mime), "{mime}");
         }
         assert!(is_inline_safe("text/plain; charset=utf-8"));
@@ -185,9 +268,27 @@ mod tests {
             h.insert(header::RANGE, HeaderValue::from_str(v).unwrap());
             parse_range(&h)
         };
-        assert_eq!(with("bytes=0-9"), Some(ByteRange { first: Some(0), last: Some(9) }));
-        assert_eq!(with("bytes=5-"), Some(ByteRange { first: Some(5), last: None }));
-        assert_eq!(with("bytes=-3"), Some(ByteRange { first: None, last: Some(3) }));
+        assert_eq!(
+            with("bytes=0-9"),
+            Some(ByteRange {
+                first: Some(0),
+                last: Some(9)
+            })
+        );
+        assert_eq!(
+            with("bytes=5-"),
+            Some(ByteRange {
+                first: Some(5),
+                last: None
+            })
+        );
+        assert_eq!(
+            with("bytes=-3"),
+            Some(ByteRange {
+                first: None,
+                last: Some(3)
+            })
+        );
         assert_eq!(with("bytes=0-1,4-5"), None);
         assert_eq!(with("bytes=9-2"), None);
         assert_eq!(with("items=0-1"), None);

@@ -53,28 +53,46 @@ struct Envelope {
     result: SupportResult,
 }
 
-pub async fn auto_reply(State(state): State<EdgeState>, headers: HeaderMap, body: Body) -> Result<Response, Problem> {
+pub async fn auto_reply(
+    State(state): State<EdgeState>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, Problem> {
     let content_type = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .unwrap_or_default();
-    if !content_type.split(';').next().unwrap_or_default().trim().eq_ignore_ascii_case("application/json") {
+    if !content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .eq_ignore_ascii_case("application/json")
+    {
         return Err(Problem::new(
             ErrorCode::InvalidArgument,
-            format!("send the ticket as JSON with Content-Type: application/json (got {content_type:?})"),
+            format!(
+                "send the ticket as JSON with Content-Type: application/json (got {content_type:?})"
+            ),
         ));
     }
     let bytes = http_body_util::Limited::new(body, MAX_BODY)
         .collect()
         .await
         .map_err(|err| {
-            if err.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
+            if err
+                .downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some()
+            {
                 Problem::new(
                     ErrorCode::FileTooLarge,
                     format!("the JSON body is larger than {MAX_BODY} bytes: send a shorter log"),
                 )
             } else {
-                Problem::new(ErrorCode::InvalidArgument, format!("the request body could not be read: {err}"))
+                Problem::new(
+                    ErrorCode::InvalidArgument,
+                    format!("the request body could not be read: {err}"),
+                )
             }
         })?
         .to_bytes();
@@ -97,7 +115,9 @@ pub async fn auto_reply(State(state): State<EdgeState>, headers: HeaderMap, body
         locale: locale.unwrap_or_default(),
     };
     let mut client = state.core.support.clone();
-    let response = client.auto_reply(forward::request(&headers, request)).await?;
+    let response = client
+        .auto_reply(forward::request(&headers, request))
+        .await?;
     let (metadata, reply, _) = response.into_parts();
     let AnonymizationStats {
         ipv4,

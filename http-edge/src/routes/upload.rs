@@ -13,7 +13,11 @@ use quire_proto::{
 use serde::Serialize;
 
 use super::json_with_metadata;
-use crate::{EdgeState, forward, multipart::{self, FilePart}, problem::Problem};
+use crate::{
+    EdgeState, forward,
+    multipart::{self, FilePart},
+    problem::Problem,
+};
 
 /// SPEC 2.1, field for field.
 #[derive(Serialize)]
@@ -29,7 +33,11 @@ pub struct UploadedFile {
     pub url: String,
 }
 
-pub async fn upload(State(state): State<EdgeState>, headers: HeaderMap, body: Body) -> Result<Response, Problem> {
+pub async fn upload(
+    State(state): State<EdgeState>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Response, Problem> {
     let part = multipart::file_part(&headers, body, &["expiresIn"]).await?;
     let expires_in = match part.fields.get("expiresIn").map(|v| v.trim()) {
         None | Some("") => None,
@@ -55,7 +63,9 @@ pub async fn upload(State(state): State<EdgeState>, headers: HeaderMap, body: Bo
     let call = async move { client.upload(request).await };
     let response = multipart::race(call, part.failed).await?;
     let (metadata, message, _) = response.into_parts();
-    let file = message.file.ok_or_else(|| Problem::new(ErrorCode::Internal, "the core returned no file"))?;
+    let file = message
+        .file
+        .ok_or_else(|| Problem::new(ErrorCode::Internal, "the core returned no file"))?;
     let body = UploadedFile {
         success: true,
         expires_at: file.expires_at.map(|t| rfc3339(t.seconds, t.nanos)),
@@ -74,4 +84,3 @@ pub fn rfc3339(seconds: i64, nanos: i32) -> String {
         .unwrap_or_default()
         .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
-

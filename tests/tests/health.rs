@@ -1,0 +1,130 @@
+//! /healthz, /readyz (database, store, clamd and core), grpc.health.v1 and reflection, and
+//! problem+json for unknown routes.
+
+use std::time::Duration;
+
+use quire_e2e::{Db, Stack, problem, test_config};
+use reqwest::Client;
+use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
+
+async fn readyz_until(stack: &Stack, want: u16) -> serde_json::Value {
+    for _ in 0..100 {
+        let response = Client::new()
+            .get(stack.url("/readyz"))
+            .send()
+            .await
+            .unwrap();
+        if response.status() == want {
+            return response.json().await.unwrap();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("/readyz never answered {want}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ready_when_every_dependency_answers() {
+    let stack = Stack::start(Db::Sqlite).await;
+    let alive = Client::new()
+        .get(stack.url("/healthz"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(alive.status(), 200);
+    let body = readyz_until(&stack, 200).await;
+    assert_eq!(body["checks"]["scanner"], "ok");
+    assert_eq!(body["checks"]["database"], "ok");
+
+    let channel = tonic::transport::Endpoint::from_shared(stack.grpc.clone())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut health = HealthClient::new(channel);
+    let status = health
+        .check(HealthCheckRequest {
+            service: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .status;
+    assert_eq!(status, 1, "SERVING");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn not_ready_while_clamd_is_down() {
+    let stack = Stack::start_with(
+        Db::Sqlite,
+        test_config(&["--clamd", "tcp://127.0.0.1:9", "--clamd-timeout", "1"]),
+    )
+    .await;
+    let body = readyz_until(&stack, 503).await;
+    assert_eq!(body["checks"]["scanner"], "unavailable");
+    assert_eq!(body["checks"]["database"], "ok");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn not_ready_while_the_core_is_unreachable() {
+    let stack = Stack::start(Db::Sqlite).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let http = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", http.local_addr().unwrap());
+    let core_url = format!("http://{addr}");
+    tokio::spawn(async move {
+        quire_edge::serve::serve_edge(http, &core_url, async {
+            let _ = rx.await;
+        })
+        .await
+    });
+    let response = Client::new()
+        .get(format!("{base}/readyz"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 503);
+    let upload = Client::new()
+        .post(format!("{base}/api/upload"))
+        .bearer_auth("qk_x")
+        .multipart(quire_e2e::file_form("a", b"a".to_vec()))
+        .send()
+        .await
+        .unwrap();
+    assert!(upload.headers().contains_key("retry-after"));
+    problem(upload, 503, "core-unavailable").await;
+    drop(tx);
+    drop(stack);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_routes_and_methods_are_problems() {
+    let stack = Stack::start(Db::Sqlite).await;
+    problem(
+        Client::new().get(stack.url("/nope")).send().await.unwrap(),
+        404,
+        "not-found",
+    )
+    .await;
+    problem(
+        Client::new()
+            .get(stack.url("/api/upload"))
+            .send()
+            .await
+            .unwrap(),
+        405,
+        "method-not-allowed",
+    )
+    .await;
+    let doc: serde_json::Value = Client::new()
+        .get(stack.url("/problems/daily-quota-exceeded"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(doc["status"], 429);
+}

@@ -1,0 +1,156 @@
+//! Plans and quotas: exactly 100 of 140 concurrent Free calls pass (also across two core
+//! replicas on one PostgreSQL database), rate-limit headers, storage quota and size cap.
+
+use std::{collections::BTreeSet, time::Duration};
+
+use quire_core::quota::Plan;
+use quire_e2e::{
+    Db, Stack, both_databases, file_form, fresh_postgres_database, problem, test_config,
+};
+use reqwest::Client;
+
+/// Fires 140 uploads at once, spread over `stacks`; returns (statuses, remaining headers).
+async fn burst(stacks: &[&Stack], key: &str) -> (Vec<u16>, Vec<u64>) {
+    let client = Client::new();
+    let calls = (0..140).map(|i| {
+        let request = client
+            .post(stacks[i % stacks.len()].url("/api/upload"))
+            .bearer_auth(key)
+            .multipart(file_form("n.txt", format!("call {i}").into_bytes()));
+        async move { request.send().await.unwrap() }
+    });
+    let responses = futures::future::join_all(calls).await;
+    let mut statuses = Vec::new();
+    let mut remaining = Vec::new();
+    for response in responses {
+        let status = response.status().as_u16();
+        let headers = response.headers();
+        assert_eq!(headers["x-ratelimit-limit"], "100");
+        let reset: i64 = headers["x-ratelimit-reset"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(reset % 86_400, 0, "reset is a UTC midnight");
+        assert!(reset > chrono::Utc::now().timestamp());
+        let left: u64 = headers["x-ratelimit-remaining"]
+            .to_str()
+            .unwrap()
+            .parse()
+            .unwrap();
+        if status == 429 {
+            let retry: i64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
+            assert!(retry > 0 && retry <= 86_400, "{retry}");
+            assert_eq!(left, 0);
+            problem(response, 429, "daily-quota-exceeded").await;
+        } else {
+            remaining.push(left);
+        }
+        statuses.push(status);
+    }
+    (statuses, remaining)
+}
+
+fn assert_exactly_100_pass(statuses: &[u16], remaining: &[u64]) {
+    let ok = statuses.iter().filter(|&&s| s == 201).count();
+    let limited = statuses.iter().filter(|&&s| s == 429).count();
+    assert_eq!((ok, limited), (100, 40), "statuses: {statuses:?}");
+    // Each successful call saw a distinct count: no two calls were given the same slot.
+    let distinct: BTreeSet<u64> = remaining.iter().copied().collect();
+    assert_eq!(distinct, (0..100).collect::<BTreeSet<u64>>());
+}
+
+both_databases!(free_plan_allows_exactly_100_of_140_concurrent_calls, |db| {
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let (statuses, remaining) = burst(&[&stack], &key).await;
+    assert_exactly_100_pass(&statuses, &remaining);
+    assert_eq!(
+        stack.calls_today(account).await,
+        100,
+        "refused calls are not counted"
+    );
+});
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_core_replicas_on_one_postgres_share_the_cap() {
+    let url = fresh_postgres_database().await;
+    let a = Stack::start_on(Db::Postgres, test_config(&[]), Some(url.clone())).await;
+    let b = Stack::start_on(Db::Postgres, test_config(&[]), Some(url)).await;
+    let (account, key) = a.account_with_key(Plan::Free, "upload").await;
+    let (statuses, remaining) = burst(&[&a, &b], &key).await;
+    assert_exactly_100_pass(&statuses, &remaining);
+    assert_eq!(b.calls_today(account).await, 100);
+}
+
+both_databases!(pro_plan_has_no_daily_cap, |db| {
+    let stack = Stack::start_with(db, test_config(&["--free-daily-calls", "1"])).await;
+    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+    for _ in 0..3 {
+        let response = Client::new()
+            .post(stack.url("/api/upload"))
+            .bearer_auth(&key)
+            .multipart(file_form("a.txt", b"pro".to_vec()))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 201);
+        assert!(!response.headers().contains_key("x-ratelimit-remaining"));
+    }
+});
+
+both_databases!(storage_quota_is_reserved_and_released, |db| {
+    let stack = Stack::start_with(db, test_config(&["--free-storage-quota", "1000"])).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let client = Client::new();
+    let upload = |len: usize| {
+        client
+            .post(stack.url("/api/upload"))
+            .bearer_auth(&key)
+            .multipart(file_form("blob.bin", quire_e2e::noise(len, len as u64)))
+            .send()
+    };
+    let first = upload(600).await.unwrap();
+    assert_eq!(first.status(), 201);
+    let token = first.json::<serde_json::Value>().await.unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let body = problem(upload(600).await.unwrap(), 413, "storage-quota-exceeded").await;
+    assert!(body["detail"].as_str().unwrap().contains("1000"), "{body}");
+    assert_eq!(stack.storage_used(account).await, 600);
+    assert_eq!(stack.file_rows().await, 1);
+
+    // Deleting the file gives its bytes back.
+    let mut files =
+        quire_proto::v1::file_service_client::FileServiceClient::connect(stack.grpc.clone())
+            .await
+            .unwrap();
+    let mut request = tonic::Request::new(quire_proto::v1::DeleteFileRequest { token });
+    request
+        .metadata_mut()
+        .insert("authorization", format!("Bearer {key}").parse().unwrap());
+    files.delete_file(request).await.unwrap();
+    assert_eq!(stack.storage_used(account).await, 0);
+    assert_eq!(upload(600).await.unwrap().status(), 201);
+});
+
+both_databases!(files_over_the_upload_cap_get_413_and_leave_nothing, |db| {
+    let stack = Stack::start_with(db, test_config(&["--max-upload-size", "100000"])).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let response = Client::new()
+        .post(stack.url("/api/upload"))
+        .bearer_auth(&key)
+        .multipart(file_form("big.bin", quire_e2e::noise(300_000, 7)))
+        .send()
+        .await
+        .unwrap();
+    let body = problem(response, 413, "file-too-large").await;
+    assert!(
+        body["detail"].as_str().unwrap().contains("100000"),
+        "{body}"
+    );
+    stack
+        .assert_nothing_left(account, Duration::from_secs(5))
+        .await;
+});

@@ -1,0 +1,194 @@
+//! GET /f/{token}: headers, byte ranges, conditional requests, safe handling of active content,
+//! and 404 for unknown or expired tokens.
+
+use std::time::Duration;
+
+use quire_core::quota::Plan;
+use quire_e2e::{Stack, both_databases, file_form, noise, problem};
+use reqwest::Client;
+
+async fn share(stack: &Stack, key: &str, name: &str, bytes: Vec<u8>) -> String {
+    let response = Client::new()
+        .post(stack.url("/api/upload"))
+        .bearer_auth(key)
+        .multipart(file_form(name, bytes))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    response.json::<serde_json::Value>().await.unwrap()["url"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+both_databases!(share_links_serve_ranges_and_validators, |db| {
+    let stack = Stack::start(db).await;
+    let (_, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let bytes = noise(1_000_000, 9);
+    let url = share(&stack, &key, "données été.bin", bytes.clone()).await;
+    let client = Client::new();
+
+    let full = client.get(&url).send().await.unwrap();
+    assert_eq!(full.status(), 200);
+    let headers = full.headers().clone();
+    assert_eq!(headers["content-length"], "1000000");
+    assert_eq!(headers["accept-ranges"], "bytes");
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    assert_eq!(headers["content-type"], "application/octet-stream");
+    assert_eq!(
+        headers["content-disposition"],
+        "attachment; filename=\"donn_es _t_.bin\"; filename*=UTF-8''donn%C3%A9es%20%C3%A9t%C3%A9.bin"
+    );
+    let etag = headers["etag"].to_str().unwrap().to_owned();
+    assert_eq!(etag.len(), 66, "quoted sha-256: {etag}");
+    assert!(headers.contains_key("last-modified"));
+    assert_eq!(full.bytes().await.unwrap().to_vec(), bytes);
+
+    let part = client
+        .get(&url)
+        .header("range", "bytes=100-199")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(part.status(), 206);
+    assert_eq!(part.headers()["content-range"], "bytes 100-199/1000000");
+    assert_eq!(part.headers()["content-length"], "100");
+    assert_eq!(part.bytes().await.unwrap().to_vec(), bytes[100..200]);
+
+    let tail = client
+        .get(&url)
+        .header("range", "bytes=-10")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(tail.status(), 206);
+    assert_eq!(
+        tail.bytes().await.unwrap().to_vec(),
+        bytes[bytes.len() - 10..]
+    );
+
+    let open = client
+        .get(&url)
+        .header("range", "bytes=999990-")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        open.headers()["content-range"],
+        "bytes 999990-999999/1000000"
+    );
+
+    let outside = client
+        .get(&url)
+        .header("range", "bytes=2000000-")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(outside.headers()["content-range"], "bytes */1000000");
+    problem(outside, 416, "range-not-satisfiable").await;
+
+    let stale_range = client
+        .get(&url)
+        .header("range", "bytes=0-9")
+        .header("if-range", "\"not-the-etag\"")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        stale_range.status(),
+        200,
+        "If-Range mismatch serves the whole file"
+    );
+
+    let cached = client
+        .get(&url)
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cached.status(), 304);
+});
+
+both_databases!(active_content_is_never_rendered_inline, |db| {
+    let stack = Stack::start(db).await;
+    let (_, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let client = Client::new();
+    for (name, body, mime) in [
+        (
+            "page.txt",
+            &b"<!DOCTYPE html><script>alert(1)</script>"[..],
+            "text/html",
+        ),
+        (
+            "pic.png",
+            &b"<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>"[..],
+            "image/svg+xml",
+        ),
+    ] {
+        let url = share(&stack, &key, name, body.to_vec()).await;
+        let response = client.get(&url).send().await.unwrap();
+        let headers = response.headers();
+        assert_eq!(headers["content-type"], mime);
+        assert!(
+            headers["content-disposition"]
+                .to_str()
+                .unwrap()
+                .starts_with("attachment;")
+        );
+        assert_eq!(headers["content-security-policy"], "sandbox");
+        assert_eq!(headers["x-content-type-options"], "nosniff");
+    }
+    let url = share(&stack, &key, "notes.txt", b"plain words".to_vec()).await;
+    let response = client.get(&url).send().await.unwrap();
+    assert!(
+        response.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .starts_with("inline;")
+    );
+});
+
+both_databases!(unknown_and_expired_tokens_are_404, |db| {
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let client = Client::new();
+    for path in ["/f/AAAAAAAAAAAAAAAA", "/f/..%2F..%2Fetc", "/f/x"] {
+        problem(
+            client.get(stack.url(path)).send().await.unwrap(),
+            404,
+            "file-not-found",
+        )
+        .await;
+    }
+    let form = reqwest::multipart::Form::new().text("expiresIn", "1").part(
+        "file",
+        reqwest::multipart::Part::bytes(b"short-lived".to_vec()).file_name("a.txt"),
+    );
+    let response = client
+        .post(stack.url("/api/upload"))
+        .bearer_auth(&key)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let url = response.json::<serde_json::Value>().await.unwrap()["url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(client.get(&url).send().await.unwrap().status(), 200);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    problem(
+        client.get(&url).send().await.unwrap(),
+        404,
+        "file-not-found",
+    )
+    .await;
+    // The sweeper deletes it and gives the storage back.
+    quire_core::files::sweeper::sweep_once(&stack.core)
+        .await
+        .unwrap();
+    stack
+        .assert_nothing_left(account, Duration::from_secs(5))
+        .await;
+});

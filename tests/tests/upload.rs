@@ -1,0 +1,160 @@
+//! POST /api/upload: the SPEC 2.1 body, sniffed types, expiry, and every 400 it can give.
+
+use quire_core::quota::Plan;
+use quire_e2e::{Stack, both_databases, file_form, problem};
+use reqwest::Client;
+
+both_databases!(
+    upload_returns_a_share_link_that_serves_the_same_bytes,
+    |db| {
+        let stack = Stack::start(db).await;
+        let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+        let bytes = b"%PDF-1.4\n% not really a pdf but it starts like one\n".to_vec();
+        let response = Client::new()
+            .post(stack.url("/api/upload"))
+            .bearer_auth(&key)
+            // The client claims text/plain; the service must sniff the content instead.
+            .multipart(file_form("../../secret/report.pdf", bytes.clone()))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 201);
+        assert_eq!(response.headers()["x-ratelimit-remaining"], "99");
+        assert_eq!(response.headers()["x-ratelimit-limit"], "100");
+        assert!(response.headers().contains_key("x-request-id"));
+        let body: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(body["success"], true);
+        assert_eq!(body["filename"], "report.pdf");
+        assert_eq!(body["size"], bytes.len());
+        assert_eq!(body["mimeType"], "application/pdf");
+        assert!(body["expiresAt"].is_null());
+        let token = body["token"].as_str().unwrap();
+        assert!(token.len() >= 16, "64+ random bits: {token}");
+        assert_eq!(body["url"], stack.url(&format!("/f/{token}")));
+        assert_eq!(stack.storage_used(account).await, bytes.len() as i64);
+
+        let shared = Client::new()
+            .get(body["url"].as_str().unwrap())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(shared.status(), 200);
+        assert_eq!(shared.bytes().await.unwrap().to_vec(), bytes);
+    }
+);
+
+both_databases!(expires_in_sets_an_rfc3339_expiry, |db| {
+    let stack = Stack::start(db).await;
+    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+    let form = reqwest::multipart::Form::new()
+        .text("expiresIn", "3600")
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(b"hello".to_vec()).file_name("a.txt"),
+        );
+    let response = Client::new()
+        .post(stack.url("/api/upload"))
+        .bearer_auth(&key)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    assert!(
+        !response.headers().contains_key("x-ratelimit-remaining"),
+        "pro has no daily cap"
+    );
+    let body: serde_json::Value = response.json().await.unwrap();
+    let expires =
+        chrono::DateTime::parse_from_rfc3339(body["expiresAt"].as_str().unwrap()).unwrap();
+    let delta = expires.timestamp() - chrono::Utc::now().timestamp();
+    assert!((3590..=3610).contains(&delta), "{delta}");
+    assert_eq!(body["mimeType"], "text/plain; charset=utf-8");
+});
+
+both_databases!(bad_uploads_get_a_400_that_says_what_to_fix, |db| {
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let client = Client::new();
+    let post = || client.post(stack.url("/api/upload")).bearer_auth(&key);
+
+    let no_file = reqwest::multipart::Form::new().text("expiresIn", "60");
+    problem(
+        post().multipart(no_file).send().await.unwrap(),
+        400,
+        "missing-file",
+    )
+    .await;
+
+    problem(
+        post()
+            .multipart(file_form("empty.txt", vec![]))
+            .send()
+            .await
+            .unwrap(),
+        400,
+        "empty-file",
+    )
+    .await;
+
+    let not_multipart = post()
+        .header("content-type", "application/json")
+        .body("{}")
+        .send()
+        .await
+        .unwrap();
+    problem(not_multipart, 400, "invalid-multipart").await;
+
+    let bad_expiry = reqwest::multipart::Form::new()
+        .text("expiresIn", "tomorrow")
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(b"x".to_vec()).file_name("a"),
+        );
+    problem(
+        post().multipart(bad_expiry).send().await.unwrap(),
+        400,
+        "invalid-argument",
+    )
+    .await;
+
+    let unknown_field = reqwest::multipart::Form::new().text("expires", "60").part(
+        "file",
+        reqwest::multipart::Part::bytes(b"x".to_vec()).file_name("a"),
+    );
+    let body = problem(
+        post().multipart(unknown_field).send().await.unwrap(),
+        400,
+        "invalid-argument",
+    )
+    .await;
+    assert!(
+        body["detail"].as_str().unwrap().contains("expiresIn"),
+        "{body}"
+    );
+
+    let field_after_file = reqwest::multipart::Form::new()
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(b"x".to_vec()).file_name("a"),
+        )
+        .text("expiresIn", "60");
+    problem(
+        post().multipart(field_after_file).send().await.unwrap(),
+        400,
+        "invalid-multipart",
+    )
+    .await;
+
+    let truncated = post()
+        .header("content-type", "multipart/form-data; boundary=XyZ")
+        .body("--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\n\r\nhalf a fi")
+        .send()
+        .await
+        .unwrap();
+    problem(truncated, 400, "invalid-multipart").await;
+
+    stack
+        .assert_nothing_left(account, std::time::Duration::from_secs(5))
+        .await;
+});
