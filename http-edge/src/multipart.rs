@@ -1,10 +1,11 @@
-//! Streams the `file` part of a multipart/form-data body without buffering it: the text fields
-//! before it are collected, the file's bytes are re-chunked to the gRPC chunk size and flow
-//! into the client stream as they arrive, so memory stays flat whatever the file size.
+//! Streams the `file` part of a multipart/form-data body into a gRPC client stream without
+//! buffering it: memory stays flat whatever the file size. Option fields may come before the
+//! file part (they go into the first message) or after it (they go into a trailing options
+//! message), so `curl -F file=@x -F quality=screen` works as well as the other order.
 //!
-//! A body that breaks off must never look like a complete file to the core: the chunk stream
-//! then stalls instead of ending, and [`FilePart::failed`] fires; the handler answers 400 and
-//! drops the call, which cancels the gRPC stream and makes the core discard the upload.
+//! A body that breaks off must never look like a complete file to the core: the client stream
+//! then stalls instead of ending and the handler answers 400, dropping the call, which cancels
+//! the gRPC stream and makes the core discard what it received.
 
 use std::collections::HashMap;
 
@@ -22,22 +23,28 @@ pub const CHUNK_SIZE: usize = 256 * 1024;
 /// Text fields are options; anything longer is not one.
 const MAX_TEXT_FIELD: u64 = 64 * 1024;
 
-pub struct FilePart {
-    /// Text fields sent before the file part.
-    pub fields: HashMap<String, String>,
-    pub filename: String,
-    pub chunks: BoxStream<'static, Bytes>,
-    /// Fires if the body breaks off or is malformed after the file part started.
-    pub failed: oneshot::Receiver<String>,
+pub type Fields = HashMap<String, String>;
+
+/// What the body yields after the start of the file part.
+enum Piece {
+    Chunk(Bytes),
+    /// Option fields that came after the file part.
+    Trailer(Fields),
 }
 
-/// Reads the body up to the `file` part. `allowed` lists the text fields the endpoint takes;
-/// they must come before the file part, as in S3 POST uploads, because the core needs the
-/// options before the first byte.
+pub struct FilePart {
+    /// Option fields sent before the file part.
+    pub fields: Fields,
+    pub filename: String,
+    pieces: BoxStream<'static, Result<Piece, Problem>>,
+}
+
+/// Reads the body up to the start of the `file` part. `allowed` lists the option fields the
+/// endpoint takes; any other field is a 400 that names the allowed ones.
 pub async fn file_part(
     headers: &HeaderMap,
     body: Body,
-    allowed: &[&str],
+    allowed: &'static [&'static str],
 ) -> Result<FilePart, Problem> {
     let content_type = headers
         .get(axum::http::header::CONTENT_TYPE)
@@ -47,9 +54,8 @@ pub async fn file_part(
         Problem::new(
             ErrorCode::InvalidMultipart,
             format!(
-                "the body must be multipart/form-data with a part named `file` (got Content-Type {:?}); \
-                 with curl: -F file=@path/to/file",
-                content_type
+                "the body must be multipart/form-data with a part named `file` (got Content-Type {content_type:?}); \
+                 with curl: -F file=@path/to/file"
             ),
         )
     })?;
@@ -60,10 +66,9 @@ pub async fn file_part(
     );
     let mut multipart =
         multer::Multipart::with_constraints(body.into_data_stream(), boundary, constraints);
-    let mut fields = HashMap::new();
+    let mut fields = Fields::new();
     loop {
-        let field = multipart.next_field().await.map_err(malformed)?;
-        let Some(field) = field else {
+        let Some(field) = multipart.next_field().await.map_err(malformed)? else {
             return Err(Problem::new(
                 ErrorCode::MissingFile,
                 "the form has no part named `file`: send the file as `file` (with curl: -F file=@path/to/file)",
@@ -72,160 +77,178 @@ pub async fn file_part(
         let name = field.name().unwrap_or_default().to_owned();
         if name == "file" {
             let filename = field.file_name().unwrap_or("file").to_owned();
-            let (tx, failed) = oneshot::channel();
-            let chunks = rechunk(field, multipart, tx, allowed.join(", "));
             return Ok(FilePart {
                 fields,
                 filename,
-                chunks,
-                failed,
+                pieces: pieces(field, multipart, allowed),
             });
         }
-        if !allowed.contains(&name.as_str()) {
-            return Err(Problem::new(
-                ErrorCode::InvalidArgument,
-                format!(
-                    "unknown form field {name:?}: this endpoint takes `file`{}",
-                    allowed_list(allowed)
-                ),
-            ));
-        }
+        check_allowed(&name, allowed)?;
         let value = field.text().await.map_err(malformed)?;
         fields.insert(name, value);
     }
 }
 
-fn allowed_list(allowed: &[&str]) -> String {
-    allowed.iter().map(|f| format!(", `{f}`")).collect()
+fn check_allowed(name: &str, allowed: &[&str]) -> Result<(), Problem> {
+    if allowed.contains(&name) {
+        return Ok(());
+    }
+    let listed: String = allowed.iter().map(|f| format!(", `{f}`")).collect();
+    Err(Problem::new(
+        ErrorCode::InvalidArgument,
+        format!("unknown form field {name:?}: this endpoint takes `file`{listed}"),
+    ))
 }
 
 fn malformed(err: multer::Error) -> Problem {
     Problem::new(
         ErrorCode::InvalidMultipart,
-        format!("the multipart body is malformed or incomplete ({err}): resend the whole request"),
+        format!(
+            "the multipart body is malformed or incomplete ({err}); nothing was stored: resend the whole request"
+        ),
     )
 }
 
-struct State {
+struct Reader {
     /// `None` once the part ended: multer needs it dropped before it reads the next part.
     field: Option<multer::Field<'static>>,
     multipart: multer::Multipart<'static>,
+    allowed: &'static [&'static str],
     buffer: BytesMut,
-    failed: Option<oneshot::Sender<String>>,
-    /// The endpoint's option fields, for the error message.
-    allowed: String,
-    done: bool,
+    finished: bool,
 }
 
-fn rechunk(
+/// The file's bytes in chunks of [`CHUNK_SIZE`], then the fields after the file, if any.
+fn pieces(
     field: multer::Field<'static>,
     multipart: multer::Multipart<'static>,
-    failed: oneshot::Sender<String>,
-    allowed: String,
-) -> BoxStream<'static, Bytes> {
-    let state = State {
+    allowed: &'static [&'static str],
+) -> BoxStream<'static, Result<Piece, Problem>> {
+    let reader = Reader {
         field: Some(field),
         multipart,
-        buffer: BytesMut::new(),
-        failed: Some(failed),
         allowed,
-        done: false,
+        buffer: BytesMut::new(),
+        finished: false,
     };
-    futures::stream::unfold(state, |mut state| async move {
-        while !state.done && state.buffer.len() < CHUNK_SIZE {
-            let chunk = match state.field.as_mut() {
-                Some(field) => field.chunk().await,
-                None => Ok(None),
-            };
-            match chunk {
-                Ok(Some(bytes)) => state.buffer.extend_from_slice(&bytes),
-                Ok(None) => {
-                    state.field = None;
-                    // The part ended; the body must end too, so nothing is silently ignored.
-                    match state.multipart.next_field().await {
-                        Ok(None) => state.done = true,
-                        Ok(Some(extra)) => {
-                            let name = extra.name().unwrap_or_default().to_owned();
-                            let reason = format!(
-                                "form field {name:?} comes after `file`: send the options ({}) before the file part",
-                                state.allowed
-                            );
-                            return fail(state, reason).await;
-                        }
-                        Err(err) => return fail(state, err.to_string()).await,
-                    }
-                }
-                Err(err) => return fail(state, err.to_string()).await,
-            }
-        }
-        if state.buffer.is_empty() {
+    futures::stream::unfold(reader, |mut reader| async move {
+        if reader.finished {
             return None;
         }
-        let take = state.buffer.len().min(CHUNK_SIZE);
-        let chunk = state.buffer.split_to(take).freeze();
-        Some((chunk, state))
+        while let Some(field) = reader.field.as_mut() {
+            match field.chunk().await {
+                Ok(Some(bytes)) => {
+                    reader.buffer.extend_from_slice(&bytes);
+                    if reader.buffer.len() >= CHUNK_SIZE {
+                        let chunk = reader.buffer.split_to(CHUNK_SIZE).freeze();
+                        return Some((Ok(Piece::Chunk(chunk)), reader));
+                    }
+                }
+                Ok(None) => reader.field = None,
+                Err(err) => return Some((Err(malformed(err)), reader)),
+            }
+        }
+        if !reader.buffer.is_empty() {
+            let chunk = reader.buffer.split().freeze();
+            return Some((Ok(Piece::Chunk(chunk)), reader));
+        }
+        reader.finished = true;
+        match trailing_fields(&mut reader.multipart, reader.allowed).await {
+            Ok(fields) if fields.is_empty() => None,
+            Ok(fields) => Some((Ok(Piece::Trailer(fields)), reader)),
+            Err(problem) => Some((Err(problem), reader)),
+        }
     })
     .boxed()
 }
 
-/// Reports the failure, then never yields again: ending the stream would commit a cut file.
-async fn fail(mut state: State, reason: String) -> Option<(Bytes, State)> {
-    if let Some(tx) = state.failed.take() {
-        let _ = tx.send(reason);
+/// Reads the rest of the body: option fields only, and it must end properly.
+async fn trailing_fields(
+    multipart: &mut multer::Multipart<'static>,
+    allowed: &[&str],
+) -> Result<Fields, Problem> {
+    let mut fields = Fields::new();
+    while let Some(field) = multipart.next_field().await.map_err(malformed)? {
+        let name = field.name().unwrap_or_default().to_owned();
+        if name == "file" {
+            return Err(Problem::new(
+                ErrorCode::InvalidArgument,
+                "the form has more than one `file` part: send one file per request",
+            ));
+        }
+        check_allowed(&name, allowed)?;
+        fields.insert(name, field.text().await.map_err(malformed)?);
     }
-    futures::future::pending::<()>().await;
-    None
+    Ok(fields)
 }
 
 impl FilePart {
-    /// The gRPC client stream: `head` (the options message), then each chunk wrapped by `wrap`.
+    /// The gRPC client stream: `head`, each chunk wrapped by `chunk`, then, if fields followed
+    /// the file part, the message `trailer` makes of them. The second value fires with the
+    /// problem if the body fails.
     ///
-    /// A channel fed by a task, rather than the chunk stream itself, because a boxed stream in
-    /// a tonic client-streaming call trips rustc's "higher-ranked lifetime error"
+    /// A channel fed by a task, rather than a stream adapter, because a boxed stream in a
+    /// tonic client-streaming call trips rustc's "higher-ranked lifetime error"
     /// (rust-lang/rust#102211). The task ends when the stream ends or the call is dropped.
     pub fn into_request_stream<M: Send + 'static>(
-        chunks: BoxStream<'static, Bytes>,
+        self,
         head: M,
-        wrap: fn(Bytes) -> M,
-    ) -> ReceiverStream<M> {
+        chunk: fn(Bytes) -> M,
+        trailer: fn(&Fields) -> Result<M, Problem>,
+    ) -> (ReceiverStream<M>, oneshot::Receiver<Problem>) {
         let (tx, rx) = mpsc::channel(2);
+        let (failed_tx, failed_rx) = oneshot::channel();
+        let mut pieces = self.pieces;
         tokio::spawn(async move {
-            let mut chunks = chunks;
             if tx.send(head).await.is_err() {
                 return;
             }
             loop {
-                tokio::select! {
+                let next = tokio::select! {
                     _ = tx.closed() => return,
-                    next = chunks.next() => match next {
-                        Some(chunk) => if tx.send(wrap(chunk)).await.is_err() { return },
-                        None => return,
-                    },
+                    next = pieces.next() => next,
+                };
+                let message = match next {
+                    None => return,
+                    Some(Ok(Piece::Chunk(bytes))) => Ok(chunk(bytes)),
+                    Some(Ok(Piece::Trailer(fields))) => trailer(&fields),
+                    Some(Err(problem)) => Err(problem),
+                };
+                match message {
+                    Ok(message) => {
+                        if tx.send(message).await.is_err() {
+                            return;
+                        }
+                    }
+                    Err(problem) => {
+                        let _ = failed_tx.send(problem);
+                        // Keep the stream open: ending it would commit a cut file.
+                        tx.closed().await;
+                        return;
+                    }
                 }
             }
         });
-        ReceiverStream::new(rx)
+        (ReceiverStream::new(rx), failed_rx)
     }
 }
 
-/// Runs a gRPC call fed by a [`FilePart`], answering 400 if the body fails first. Dropping the
-/// call future cancels the gRPC stream, which makes the core discard what it received.
+/// Runs a gRPC call fed by [`FilePart::into_request_stream`], answering with the body's
+/// problem if it fails first. Dropping the call future cancels the gRPC stream, which makes
+/// the core discard what it received.
 pub async fn race<T>(
     call: impl Future<Output = Result<T, tonic::Status>>,
-    failed: oneshot::Receiver<String>,
+    failed: oneshot::Receiver<Problem>,
 ) -> Result<T, Problem> {
     let failed = async {
         match failed.await {
-            Ok(reason) => reason,
-            // The stream ended cleanly and dropped its sender: only the call decides now.
+            Ok(problem) => problem,
+            // The stream ended cleanly: only the call decides now.
             Err(_) => futures::future::pending().await,
         }
     };
     tokio::select! {
         result = call => result.map_err(Problem::from),
-        reason = failed => Err(Problem::new(
-            ErrorCode::InvalidMultipart,
-            format!("the multipart body broke off or is malformed ({reason}); nothing was stored: resend the whole request"),
-        )),
+        problem = failed => Err(problem),
     }
 }

@@ -119,6 +119,40 @@ both_databases!(scopes_decide_what_a_key_may_call, |db| {
         .await
         .unwrap();
     problem(response, 501, "not-implemented").await;
+    // Options may follow the file part; an invalid one is a 400 that lists the values.
+    let after = reqwest::multipart::Form::new()
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(b"%PDF-1.4".to_vec()).file_name("a.pdf"),
+        )
+        .text("quality", "screen");
+    let response = client
+        .post(stack.url("/api/v1/process/compress-pdf"))
+        .bearer_auth(&upload_key)
+        .multipart(after)
+        .send()
+        .await
+        .unwrap();
+    problem(response, 501, "not-implemented").await;
+    let invalid = reqwest::multipart::Form::new()
+        .text("quality", "tiny")
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(b"%PDF-1.4".to_vec()).file_name("a.pdf"),
+        );
+    let response = client
+        .post(stack.url("/api/v1/process/compress-pdf"))
+        .bearer_auth(&upload_key)
+        .multipart(invalid)
+        .send()
+        .await
+        .unwrap();
+    let body = problem(response, 400, "invalid-argument").await;
+    let detail = body["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("screen, ebook, printer, prepress"),
+        "{body}"
+    );
     assert_eq!(stack.calls_today(account).await, 0);
 });
 

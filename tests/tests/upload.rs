@@ -43,34 +43,41 @@ both_databases!(
     }
 );
 
-both_databases!(expires_in_sets_an_rfc3339_expiry, |db| {
-    let stack = Stack::start(db).await;
-    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
-    let form = reqwest::multipart::Form::new()
-        .text("expiresIn", "3600")
-        .part(
-            "file",
-            reqwest::multipart::Part::bytes(b"hello".to_vec()).file_name("a.txt"),
-        );
-    let response = Client::new()
-        .post(stack.url("/api/upload"))
-        .bearer_auth(&key)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 201);
-    assert!(
-        !response.headers().contains_key("x-ratelimit-remaining"),
-        "pro has no daily cap"
-    );
-    let body: serde_json::Value = response.json().await.unwrap();
-    let expires =
-        chrono::DateTime::parse_from_rfc3339(body["expiresAt"].as_str().unwrap()).unwrap();
-    let delta = expires.timestamp() - chrono::Utc::now().timestamp();
-    assert!((3590..=3610).contains(&delta), "{delta}");
-    assert_eq!(body["mimeType"], "text/plain; charset=utf-8");
-});
+both_databases!(
+    expires_in_sets_an_rfc3339_expiry_before_or_after_the_file,
+    |db| {
+        let stack = Stack::start(db).await;
+        let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+        let file = || reqwest::multipart::Part::bytes(b"hello".to_vec()).file_name("a.txt");
+        let before = reqwest::multipart::Form::new()
+            .text("expiresIn", "3600")
+            .part("file", file());
+        // curl -F file=@a.txt -F expiresIn=7200: the field after the file.
+        let after = reqwest::multipart::Form::new()
+            .part("file", file())
+            .text("expiresIn", "7200");
+        for (form, lifetime) in [(before, 3600), (after, 7200)] {
+            let response = Client::new()
+                .post(stack.url("/api/upload"))
+                .bearer_auth(&key)
+                .multipart(form)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 201);
+            assert!(
+                !response.headers().contains_key("x-ratelimit-remaining"),
+                "pro has no daily cap"
+            );
+            let body: serde_json::Value = response.json().await.unwrap();
+            let expires =
+                chrono::DateTime::parse_from_rfc3339(body["expiresAt"].as_str().unwrap()).unwrap();
+            let delta = expires.timestamp() - chrono::Utc::now().timestamp();
+            assert!((lifetime - 10..=lifetime + 10).contains(&delta), "{delta}");
+            assert_eq!(body["mimeType"], "text/plain; charset=utf-8");
+        }
+    }
+);
 
 both_databases!(bad_uploads_get_a_400_that_says_what_to_fix, |db| {
     let stack = Stack::start(db).await;
@@ -133,16 +140,27 @@ both_databases!(bad_uploads_get_a_400_that_says_what_to_fix, |db| {
         "{body}"
     );
 
-    let field_after_file = reqwest::multipart::Form::new()
-        .part(
-            "file",
-            reqwest::multipart::Part::bytes(b"x".to_vec()).file_name("a"),
-        )
-        .text("expiresIn", "60");
+    let part = || reqwest::multipart::Part::bytes(b"x".to_vec()).file_name("a");
+    let trailing = |name: &str, value: &str| {
+        reqwest::multipart::Form::new()
+            .part("file", part())
+            .text(name.to_owned(), value.to_owned())
+    };
+    for (name, value) in [("expiresIn", "soon"), ("expiresIn", "0"), ("comment", "hi")] {
+        let response = post()
+            .multipart(trailing(name, value))
+            .send()
+            .await
+            .unwrap();
+        problem(response, 400, "invalid-argument").await;
+    }
+    let two_files = reqwest::multipart::Form::new()
+        .part("file", part())
+        .part("file", part());
     problem(
-        post().multipart(field_after_file).send().await.unwrap(),
+        post().multipart(two_files).send().await.unwrap(),
         400,
-        "invalid-multipart",
+        "invalid-argument",
     )
     .await;
 

@@ -39,6 +39,16 @@ pub struct UploadMeta {
     pub declared_size: Option<u64>,
 }
 
+/// What an upload stream carries after its metadata: chunks, then optionally options that
+/// arrived after the bytes (a form field after the file part).
+pub enum UploadPiece {
+    Chunk(Bytes),
+    /// Replaces the lifetime given at the start, when set.
+    Trailer {
+        expires_in: Option<u64>,
+    },
+}
+
 pub async fn ingest<S>(
     core: &Core,
     caller: &Caller,
@@ -46,20 +56,11 @@ pub async fn ingest<S>(
     chunks: S,
 ) -> ApiResult<file::Model>
 where
-    S: Stream<Item = ApiResult<Bytes>> + Send,
+    S: Stream<Item = ApiResult<UploadPiece>> + Send,
 {
     let config = &core.config;
     let now = Utc::now();
-    let expires_at = match meta.expires_in {
-        None => None,
-        Some(secs) if secs == 0 || secs > config.max_expires_in => {
-            return Err(ApiError::invalid(format!(
-                "expiresIn must be a number of seconds from 1 to {}, got {secs}",
-                config.max_expires_in
-            )));
-        }
-        Some(secs) => Some(now + chrono::Duration::seconds(secs as i64)),
-    };
+    let expires_at = expiry(config.max_expires_in, meta.expires_in)?;
     let quota = caller.plan.storage_quota(config);
     let used = account::Entity::find_by_id(caller.account_id)
         .one(&core.db)
@@ -163,8 +164,13 @@ where
         writer.finish().await?;
     }
     let mime_type = mime::sniff(&received.head);
+    let expires_at = match received.expires_in {
+        Some(secs) => expiry(config.max_expires_in, Some(secs))?,
+        None => expires_at,
+    };
     file::Entity::update_many()
         .col_expr(file::Column::State, Expr::value(STATE_READY))
+        .col_expr(file::Column::ExpiresAt, Expr::value(expires_at))
         .col_expr(file::Column::Sha256, Expr::value(received.sha256.as_str()))
         .col_expr(file::Column::MimeType, Expr::value(mime_type.as_str()))
         .filter(file::Column::Id.eq(row.id))
@@ -176,14 +182,28 @@ where
         size: received.size as i64,
         sha256: received.sha256,
         mime_type,
+        expires_at,
         ..row
     })
+}
+
+/// The expiry date for a lifetime in seconds; 400 outside 1..=max.
+fn expiry(max: u64, expires_in: Option<u64>) -> ApiResult<Option<chrono::DateTime<Utc>>> {
+    match expires_in {
+        None => Ok(None),
+        Some(secs) if secs == 0 || secs > max => Err(ApiError::invalid(format!(
+            "expiresIn must be a number of seconds from 1 to {max}, got {secs}"
+        ))),
+        Some(secs) => Ok(Some(Utc::now() + chrono::Duration::seconds(secs as i64))),
+    }
 }
 
 struct Received {
     size: u64,
     sha256: String,
     head: Vec<u8>,
+    /// A lifetime sent after the bytes.
+    expires_in: Option<u64>,
 }
 
 async fn receive<S>(
@@ -195,7 +215,7 @@ async fn receive<S>(
     quota: u64,
 ) -> ApiResult<Received>
 where
-    S: Stream<Item = ApiResult<Bytes>> + Send,
+    S: Stream<Item = ApiResult<UploadPiece>> + Send,
 {
     let max = core.config.max_upload_size;
     let timeout = core.config.upload_timeout();
@@ -203,6 +223,8 @@ where
     let mut hasher = Sha256::new();
     let mut head = Vec::with_capacity(mime::SNIFF_LEN);
     let mut size = 0u64;
+    let mut expires_in = None;
+    let mut trailer_seen = false;
     let mut chunks = std::pin::pin!(chunks);
     loop {
         let next = tokio::time::timeout_at(deadline, chunks.next())
@@ -213,8 +235,22 @@ where
                     timeout.as_secs()
                 ))
             })?;
-        let Some(chunk) = next else { break };
-        let chunk = chunk?;
+        let Some(piece) = next else { break };
+        let chunk = match piece? {
+            UploadPiece::Chunk(_) if trailer_seen => {
+                return Err(ApiError::invalid(
+                    "a chunk came after the trailing metadata: the trailing metadata must be the last message",
+                ));
+            }
+            UploadPiece::Chunk(chunk) => chunk,
+            UploadPiece::Trailer {
+                expires_in: trailing,
+            } => {
+                trailer_seen = true;
+                expires_in = trailing.or(expires_in);
+                continue;
+            }
+        };
         if chunk.is_empty() {
             continue;
         }
@@ -237,6 +273,7 @@ where
         size,
         sha256: hex::encode(hasher.finalize()),
         head,
+        expires_in,
     })
 }
 

@@ -20,7 +20,7 @@ use crate::{
         self,
         download::{self, RangeSpec},
         remove,
-        upload::{self, UploadMeta},
+        upload::{self, UploadMeta, UploadPiece},
     },
 };
 
@@ -178,15 +178,26 @@ async fn first_metadata(stream: &mut Streaming<UploadRequest>) -> ApiResult<Uplo
     }
 }
 
-/// The chunk messages after the metadata. A transport error (client cancelled or vanished) is
+/// The messages after the first metadata. A transport error (client cancelled or vanished) is
 /// an error, never a clean end, so a cut upload is never committed.
-fn chunks(stream: Streaming<UploadRequest>) -> impl Stream<Item = ApiResult<bytes::Bytes>> + Send {
+fn chunks(stream: Streaming<UploadRequest>) -> impl Stream<Item = ApiResult<UploadPiece>> + Send {
     stream.map(|message| match message {
         Ok(UploadRequest {
             payload: Some(upload_request::Payload::Chunk(bytes)),
-        }) => Ok(bytes),
+        }) => Ok(UploadPiece::Chunk(bytes)),
+        Ok(UploadRequest {
+            payload:
+                Some(upload_request::Payload::Metadata(UploadMetadata {
+                    filename,
+                    expires_in_seconds,
+                    size,
+                })),
+        }) if filename.is_empty() && size.is_none() => Ok(UploadPiece::Trailer {
+            expires_in: expires_in_seconds,
+        }),
         Ok(_) => Err(ApiError::invalid(
-            "only the first message of an upload may carry metadata; the others carry chunks",
+            "after the first message an upload carries chunks, then at most one metadata message \
+             with only expires_in_seconds set",
         )),
         Err(status) => Err(cancelled(status)),
     })

@@ -23,7 +23,7 @@ use tonic::Streaming;
 use super::{json_with_metadata, share::content_disposition};
 use crate::{
     EdgeState, forward,
-    multipart::{self, FilePart},
+    multipart::{self, Fields},
     problem::Problem,
 };
 
@@ -41,23 +41,17 @@ pub async fn ocr(
     body: Body,
 ) -> Result<Response, Problem> {
     let part = multipart::file_part(&headers, body, &["lang"]).await?;
-    let head = OcrRequest {
-        payload: Some(ocr_request::Payload::Options(OcrOptions {
-            filename: part.filename,
-            lang: part
-                .fields
-                .get("lang")
-                .map(|l| l.trim().to_owned())
-                .unwrap_or_default(),
-        })),
-    };
-    let stream = FilePart::into_request_stream(part.chunks, head, |c| OcrRequest {
-        payload: Some(ocr_request::Payload::Chunk(c)),
-    });
+    let head = ocr_options(part.filename.clone(), &part.fields)?;
+    let (stream, failed) = part.into_request_stream(
+        head,
+        |c| OcrRequest {
+            payload: Some(ocr_request::Payload::Chunk(c)),
+        },
+        |fields| ocr_options(String::new(), fields),
+    );
     let mut client = state.core.process.clone();
     let request = forward::request(&headers, stream);
-    let call = async move { client.ocr(request).await };
-    let response = multipart::race(call, part.failed).await?;
+    let response = multipart::race(async move { client.ocr(request).await }, failed).await?;
     let (metadata, result, _) = response.into_parts();
     let body = OcrResult {
         text: result.text,
@@ -68,38 +62,37 @@ pub async fn ocr(
     Ok(json_with_metadata(StatusCode::OK, &metadata, body))
 }
 
+fn ocr_options(filename: String, fields: &Fields) -> Result<OcrRequest, Problem> {
+    Ok(OcrRequest {
+        payload: Some(ocr_request::Payload::Options(OcrOptions {
+            filename,
+            lang: fields
+                .get("lang")
+                .map(|l| l.trim().to_owned())
+                .unwrap_or_default(),
+        })),
+    })
+}
+
 pub async fn compress_pdf(
     State(state): State<EdgeState>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, Problem> {
     let part = multipart::file_part(&headers, body, &["quality"]).await?;
-    let quality = match part.fields.get("quality").map(|q| q.trim()) {
-        None | Some("") => CompressionQuality::Unspecified,
-        Some(name) => CompressionQuality::from_rest_name(name).ok_or_else(|| {
-            Problem::new(
-                ErrorCode::InvalidArgument,
-                format!(
-                    "quality must be one of {}, got {name:?}",
-                    CompressionQuality::NAMES.join(", ")
-                ),
-            )
-        })?,
-    };
     let output_name = derived_name(&part.filename, "-compressed.pdf");
-    let head = CompressPdfRequest {
-        payload: Some(compress_pdf_request::Payload::Options(CompressPdfOptions {
-            filename: part.filename,
-            quality: quality as i32,
-        })),
-    };
-    let stream = FilePart::into_request_stream(part.chunks, head, |c| CompressPdfRequest {
-        payload: Some(compress_pdf_request::Payload::Chunk(c)),
-    });
+    let head = compress_options(part.filename.clone(), &part.fields)?;
+    let (stream, failed) = part.into_request_stream(
+        head,
+        |c| CompressPdfRequest {
+            payload: Some(compress_pdf_request::Payload::Chunk(c)),
+        },
+        |fields| compress_options(String::new(), fields),
+    );
     let mut client = state.core.process.clone();
     let request = forward::request(&headers, stream);
-    let call = async move { client.compress_pdf(request).await };
-    let response = multipart::race(call, part.failed).await?;
+    let response =
+        multipart::race(async move { client.compress_pdf(request).await }, failed).await?;
     Ok(stream_out(
         response,
         "application/pdf",
@@ -111,37 +104,46 @@ pub async fn compress_pdf(
     ))
 }
 
+fn compress_options(filename: String, fields: &Fields) -> Result<CompressPdfRequest, Problem> {
+    let quality = match fields.get("quality").map(|q| q.trim()) {
+        None | Some("") => CompressionQuality::Unspecified,
+        Some(name) => CompressionQuality::from_rest_name(name).ok_or_else(|| {
+            Problem::new(
+                ErrorCode::InvalidArgument,
+                format!(
+                    "quality must be one of {}, got {name:?}",
+                    CompressionQuality::NAMES.join(", ")
+                ),
+            )
+        })?,
+    };
+    Ok(CompressPdfRequest {
+        payload: Some(compress_pdf_request::Payload::Options(CompressPdfOptions {
+            filename,
+            quality: quality as i32,
+        })),
+    })
+}
+
 pub async fn pdf_to_images(
     State(state): State<EdgeState>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, Problem> {
     let part = multipart::file_part(&headers, body, &["dpi"]).await?;
-    let dpi = match part.fields.get("dpi").map(|d| d.trim()) {
-        None | Some("") => 0,
-        Some(value) => value.parse::<u32>().map_err(|_| {
-            Problem::new(
-                ErrorCode::InvalidArgument,
-                format!("dpi must be a whole number from 72 to 300, got {value:?}"),
-            )
-        })?,
-    };
     let output_name = derived_name(&part.filename, "-pages.zip");
-    let head = PdfToImagesRequest {
-        payload: Some(pdf_to_images_request::Payload::Options(
-            PdfToImagesOptions {
-                filename: part.filename,
-                dpi,
-            },
-        )),
-    };
-    let stream = FilePart::into_request_stream(part.chunks, head, |c| PdfToImagesRequest {
-        payload: Some(pdf_to_images_request::Payload::Chunk(c)),
-    });
+    let head = render_options(part.filename.clone(), &part.fields)?;
+    let (stream, failed) = part.into_request_stream(
+        head,
+        |c| PdfToImagesRequest {
+            payload: Some(pdf_to_images_request::Payload::Chunk(c)),
+        },
+        |fields| render_options(String::new(), fields),
+    );
     let mut client = state.core.process.clone();
     let request = forward::request(&headers, stream);
-    let call = async move { client.pdf_to_images(request).await };
-    let response = multipart::race(call, part.failed).await?;
+    let response =
+        multipart::race(async move { client.pdf_to_images(request).await }, failed).await?;
     Ok(stream_out(
         response,
         "application/zip",
@@ -151,6 +153,23 @@ pub async fn pdf_to_images(
             _ => None,
         },
     ))
+}
+
+fn render_options(filename: String, fields: &Fields) -> Result<PdfToImagesRequest, Problem> {
+    let dpi = match fields.get("dpi").map(|d| d.trim()) {
+        None | Some("") => 0,
+        Some(value) => value.parse::<u32>().map_err(|_| {
+            Problem::new(
+                ErrorCode::InvalidArgument,
+                format!("dpi must be a whole number from 72 to 300, got {value:?}"),
+            )
+        })?,
+    };
+    Ok(PdfToImagesRequest {
+        payload: Some(pdf_to_images_request::Payload::Options(
+            PdfToImagesOptions { filename, dpi },
+        )),
+    })
 }
 
 /// `report.pdf` → `report-compressed.pdf`.

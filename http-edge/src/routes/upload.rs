@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::json_with_metadata;
 use crate::{
     EdgeState, forward,
-    multipart::{self, FilePart},
+    multipart::{self, Fields},
     problem::Problem,
 };
 
@@ -39,29 +39,30 @@ pub async fn upload(
     body: Body,
 ) -> Result<Response, Problem> {
     let part = multipart::file_part(&headers, body, &["expiresIn"]).await?;
-    let expires_in = match part.fields.get("expiresIn").map(|v| v.trim()) {
-        None | Some("") => None,
-        Some(value) => Some(value.parse::<u64>().map_err(|_| {
-            Problem::new(
-                ErrorCode::InvalidArgument,
-                format!("expiresIn must be a whole number of seconds, got {value:?}"),
-            )
-        })?),
-    };
     let head = UploadRequest {
         payload: Some(Payload::Metadata(UploadMetadata {
-            filename: part.filename,
-            expires_in_seconds: expires_in,
+            filename: part.filename.clone(),
+            expires_in_seconds: expires_in(&part.fields)?,
             size: None,
         })),
     };
-    let stream = FilePart::into_request_stream(part.chunks, head, |chunk| UploadRequest {
-        payload: Some(Payload::Chunk(chunk)),
-    });
+    let (stream, failed) = part.into_request_stream(
+        head,
+        |chunk| UploadRequest {
+            payload: Some(Payload::Chunk(chunk)),
+        },
+        |fields| {
+            Ok(UploadRequest {
+                payload: Some(Payload::Metadata(UploadMetadata {
+                    expires_in_seconds: expires_in(fields)?,
+                    ..Default::default()
+                })),
+            })
+        },
+    );
     let mut client = state.core.files.clone();
     let request = forward::request(&headers, stream);
-    let call = async move { client.upload(request).await };
-    let response = multipart::race(call, part.failed).await?;
+    let response = multipart::race(async move { client.upload(request).await }, failed).await?;
     let (metadata, message, _) = response.into_parts();
     let file = message
         .file
@@ -76,6 +77,19 @@ pub async fn upload(
         url: file.url,
     };
     Ok(json_with_metadata(StatusCode::CREATED, &metadata, body))
+}
+
+/// `expiresIn`: whole seconds; the core checks the range.
+fn expires_in(fields: &Fields) -> Result<Option<u64>, Problem> {
+    match fields.get("expiresIn").map(|v| v.trim()) {
+        None | Some("") => Ok(None),
+        Some(value) => value.parse::<u64>().map(Some).map_err(|_| {
+            Problem::new(
+                ErrorCode::InvalidArgument,
+                format!("expiresIn must be a whole number of seconds, got {value:?}"),
+            )
+        }),
+    }
 }
 
 /// `2026-11-21T10:00:00Z`: RFC 3339, UTC, seconds precision.
