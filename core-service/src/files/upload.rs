@@ -98,7 +98,43 @@ where
         writer: None,
         armed: true,
     };
+    // Errors clean up before the answer goes out; a dropped future relies on the guard's drop.
+    let budget = Budget { headroom, quota };
+    match store(core, caller, &meta, &mut guard, chunks, budget).await {
+        Ok(stored) => {
+            guard.armed = false;
+            Ok(stored)
+        }
+        Err(err) => {
+            guard.undo().await;
+            Err(err)
+        }
+    }
+}
 
+/// Storage the account has left when the upload starts, and its whole quota.
+#[derive(Clone, Copy)]
+struct Budget {
+    headroom: u64,
+    quota: u64,
+}
+
+/// Streams into the pending row's blob, scans, reserves storage and commits.
+async fn store<S>(
+    core: &Core,
+    caller: &Caller,
+    meta: &UploadMeta,
+    guard: &mut UploadGuard,
+    chunks: S,
+    budget: Budget,
+) -> ApiResult<file::Model>
+where
+    S: Stream<Item = ApiResult<UploadPiece>> + Send,
+{
+    let config = &core.config;
+    let Budget { headroom, quota } = budget;
+    let expires_at = guard.row.expires_at;
+    let blob_key = guard.row.blob_key.clone();
     let mut scan = match &core.scanner {
         Some(scanner) => Some(scanner.start().await.map_err(scanner_unavailable)?),
         None => None,
@@ -109,7 +145,7 @@ where
         .await?;
     guard.writer = Some(WriteMultipart::new_with_chunk_size(upload, PART_SIZE));
 
-    let received = receive(core, &mut guard, &mut scan, chunks, headroom, quota).await?;
+    let received = receive(core, guard, &mut scan, chunks, headroom, quota).await?;
     if received.size == 0 {
         return Err(ApiError::new(
             ErrorCode::EmptyFile,
@@ -153,7 +189,7 @@ where
     file::Entity::update_many()
         .col_expr(file::Column::State, Expr::value(STATE_COMMITTING))
         .col_expr(file::Column::Size, Expr::value(received.size as i64))
-        .filter(file::Column::Id.eq(row.id))
+        .filter(file::Column::Id.eq(guard.row.id))
         .exec(&txn)
         .await?;
     txn.commit().await?;
@@ -173,17 +209,16 @@ where
         .col_expr(file::Column::ExpiresAt, Expr::value(expires_at))
         .col_expr(file::Column::Sha256, Expr::value(received.sha256.as_str()))
         .col_expr(file::Column::MimeType, Expr::value(mime_type.as_str()))
-        .filter(file::Column::Id.eq(row.id))
+        .filter(file::Column::Id.eq(guard.row.id))
         .exec(&core.db)
         .await?;
-    guard.armed = false;
     Ok(file::Model {
         state: STATE_READY.to_owned(),
         size: received.size as i64,
         sha256: received.sha256,
         mime_type,
         expires_at,
-        ..row
+        ..guard.row.clone()
     })
 }
 
@@ -311,15 +346,14 @@ struct UploadGuard {
     armed: bool,
 }
 
-impl Drop for UploadGuard {
-    fn drop(&mut self) {
-        if !self.armed {
-            return;
-        }
+impl UploadGuard {
+    /// The undo work, detached from the guard so it can be awaited or spawned.
+    fn take_cleanup(&mut self) -> impl Future<Output = ()> + Send + 'static {
+        self.armed = false;
         let core = self.core.clone();
         let row = self.row.clone();
         let writer = self.writer.take();
-        let cleanup = async move {
+        async move {
             if let Some(writer) = writer
                 && let Err(error) = writer.abort().await
             {
@@ -328,11 +362,25 @@ impl Drop for UploadGuard {
             if let Err(error) = remove::remove(&core, &row).await {
                 tracing::error!(%error, file_id = row.id, "could not clean up failed upload; the sweeper will");
             }
-        };
+        }
+    }
+
+    async fn undo(&mut self) {
+        self.take_cleanup().await;
+    }
+}
+
+impl Drop for UploadGuard {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        let file_id = self.row.id;
+        let cleanup = self.take_cleanup();
         match tokio::runtime::Handle::try_current() {
             Ok(handle) => drop(handle.spawn(cleanup)),
             Err(_) => tracing::error!(
-                file_id = self.row.id,
+                file_id,
                 "no runtime to clean up failed upload; the sweeper will"
             ),
         }
