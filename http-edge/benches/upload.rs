@@ -1,0 +1,236 @@
+//! Upload throughput and memory, side by side with the reference tools, in one run:
+//!
+//! 1. `dd bs=256K` of the file to the same disk: the disk's rate.
+//! 2. The same bytes uploaded through `quire serve` (curl → edge → gRPC → core → store) with
+//!    `--insecure-no-scan`: goal ≥ 0.7× dd.
+//! 3. clamd's own INSTREAM rate on the same bytes.
+//! 4. The same upload with clamd scanning: goal ≥ 0.9× clamd's rate.
+//!
+//! For each upload it samples the server's RSS every 20 ms: goal ≤ 64 MiB above idle.
+//! `cargo bench -p quire-edge --bench upload`; QUIRE_BENCH_MIB sets the size (default 1024);
+//! QUIRE_BENCH_CLAMD the clamd to use (default tcp://127.0.0.1:3312, started by
+//! `QUIRE_CLAMD_PORT=3312 QUIRE_MAX_UPLOAD_SIZE=2147483648 scripts/clamd.sh --test-signatures`).
+
+use std::{
+    io::Write,
+    net::TcpListener,
+    path::{Path, PathBuf},
+    process::{Child, Command, Stdio},
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
+    time::{Duration, Instant},
+};
+
+use quire_core::scan::{ClamdAddr, ClamdScanner, Scanner, Verdict};
+
+const MIB: u64 = 1024 * 1024;
+
+fn main() -> anyhow::Result<()> {
+    let mib: u64 = std::env::var("QUIRE_BENCH_MIB").ok().and_then(|v| v.parse().ok()).unwrap_or(1024);
+    let clamd = std::env::var("QUIRE_BENCH_CLAMD").unwrap_or_else(|_| "tcp://127.0.0.1:3312".into());
+    let size = mib * MIB;
+    // Same disk as the server's data dir: the target directory's filesystem.
+    let work = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR"))?;
+    let source = work.path().join("source.bin");
+    write_noise(&source, size)?;
+    println!("upload benchmark: {mib} MiB of random bytes, {}", work.path().display());
+
+    let dd = time(|| {
+        let status = Command::new("dd")
+            .arg(format!("if={}", source.display()))
+            .arg(format!("of={}", work.path().join("dd.out").display()))
+            .args(["bs=256K", "status=none"])
+            .status()?;
+        anyhow::ensure!(status.success(), "dd failed");
+        Ok(())
+    })?;
+    std::fs::remove_file(work.path().join("dd.out"))?;
+
+    let plain = upload_run(work.path(), &source, None)?;
+
+    let scanner = ClamdScanner::new(ClamdAddr::parse(&clamd)?, Duration::from_secs(600));
+    let runtime = tokio::runtime::Runtime::new()?;
+    let clamd_direct = runtime.block_on(async {
+        let started = Instant::now();
+        let mut session = scanner.start().await?;
+        let mut file = tokio::fs::File::open(&source).await?;
+        let mut buf = vec![0u8; 256 * 1024];
+        loop {
+            use tokio::io::AsyncReadExt;
+            let n = file.read(&mut buf).await?;
+            if n == 0 {
+                break;
+            }
+            session.write(&buf[..n]).await?;
+        }
+        let verdict = session.finish().await?;
+        anyhow::ensure!(verdict == Verdict::Clean, "clamd: {verdict:?}");
+        Ok::<_, anyhow::Error>(started.elapsed())
+    })?;
+
+    let scanned = upload_run(work.path(), &source, Some(&clamd))?;
+
+    let rate = |d: Duration| size as f64 / MIB as f64 / d.as_secs_f64();
+    println!();
+    println!("{:<42} {:>10} {:>12}", "run", "MiB/s", "RSS +MiB");
+    println!("{:<42} {:>10.0} {:>12}", "dd bs=256K (disk reference)", rate(dd), "-");
+    println!("{:<42} {:>10.0} {:>12.1}", "quire upload, no scan", rate(plain.elapsed), plain.rss_growth_mib());
+    println!("{:<42} {:>10.0} {:>12}", "clamd INSTREAM alone (scan reference)", rate(clamd_direct), "-");
+    println!("{:<42} {:>10.0} {:>12.1}", "quire upload, clamd scanning", rate(scanned.elapsed), scanned.rss_growth_mib());
+    println!();
+    println!(
+        "ratios: no scan {:.2}x dd (goal >= 0.70); scanning {:.2}x clamd (goal >= 0.90); \
+         RSS growth {:.1} / {:.1} MiB (goal <= 64)",
+        dd.as_secs_f64() / plain.elapsed.as_secs_f64(),
+        clamd_direct.as_secs_f64() / scanned.elapsed.as_secs_f64(),
+        plain.rss_growth_mib(),
+        scanned.rss_growth_mib(),
+    );
+    Ok(())
+}
+
+struct Run {
+    elapsed: Duration,
+    idle_rss_kib: u64,
+    peak_rss_kib: u64,
+}
+
+impl Run {
+    fn rss_growth_mib(&self) -> f64 {
+        self.peak_rss_kib.saturating_sub(self.idle_rss_kib) as f64 / 1024.0
+    }
+}
+
+/// Starts `quire serve` on fresh ports and data, creates a Pro key, uploads the file with curl
+/// and samples the server's RSS meanwhile.
+fn upload_run(work: &Path, source: &Path, clamd: Option<&str>) -> anyhow::Result<Run> {
+    let data = work.join(if clamd.is_some() { "data-scan" } else { "data-plain" });
+    let http = free_port()?;
+    let grpc = free_port()?;
+    let env = |cmd: &mut Command| {
+        cmd.env("QUIRE_DATA_DIR", &data)
+            .env("QUIRE_HTTP_ADDR", format!("127.0.0.1:{http}"))
+            .env("QUIRE_GRPC_ADDR", format!("127.0.0.1:{grpc}"))
+            .env("QUIRE_MAX_UPLOAD_SIZE", (4096 * MIB).to_string())
+            .env("QUIRE_PRO_STORAGE_QUOTA", (8192 * MIB).to_string())
+            .env("QUIRE_LOG", "warn");
+        match clamd {
+            Some(addr) => cmd.env("QUIRE_CLAMD", addr),
+            None => cmd.env("QUIRE_INSECURE_NO_SCAN", "true"),
+        };
+    };
+    let quire = env!("CARGO_BIN_EXE_quire");
+    let admin = |args: &[&str]| -> anyhow::Result<String> {
+        let mut cmd = Command::new(quire);
+        env(&mut cmd);
+        let out = cmd.arg("admin").args(args).output()?;
+        anyhow::ensure!(out.status.success(), "quire admin failed: {}", String::from_utf8_lossy(&out.stderr));
+        Ok(String::from_utf8(out.stdout)?)
+    };
+    admin(&["account", "create", "--email", "bench@example.com", "--plan", "pro"])?;
+    let key_json = admin(&["key", "create", "--email", "bench@example.com", "--scopes", "upload", "--name", "bench", "--json"])?;
+    let key = serde_json::from_str::<serde_json::Value>(&key_json)?["key"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+
+    let mut cmd = Command::new(quire);
+    env(&mut cmd);
+    let server = ServerGuard(cmd.arg("serve").stdout(Stdio::null()).spawn()?);
+    wait_healthy(http)?;
+    std::thread::sleep(Duration::from_millis(500));
+    let pid = server.0.id();
+    let idle = rss_kib(pid);
+
+    let peak = Arc::new(AtomicU64::new(idle));
+    let done = Arc::new(AtomicBool::new(false));
+    let sampler = {
+        let (peak, done) = (peak.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                peak.fetch_max(rss_kib(pid), Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        })
+    };
+    let started = Instant::now();
+    let out = Command::new("curl")
+        .args(["-sS", "--fail-with-body", "-H"])
+        .arg(format!("Authorization: Bearer {key}"))
+        .arg("-F")
+        .arg(format!("file=@{}", source.display()))
+        .arg(format!("http://127.0.0.1:{http}/api/upload"))
+        .output()?;
+    let elapsed = started.elapsed();
+    done.store(true, Ordering::Relaxed);
+    let _ = sampler.join();
+    anyhow::ensure!(out.status.success(), "upload failed: {}", String::from_utf8_lossy(&out.stdout));
+    drop(server);
+    std::fs::remove_dir_all(&data)?;
+    Ok(Run {
+        elapsed,
+        idle_rss_kib: idle,
+        peak_rss_kib: peak.load(Ordering::Relaxed),
+    })
+}
+
+struct ServerGuard(Child);
+
+impl Drop for ServerGuard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn time(f: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<Duration> {
+    let started = Instant::now();
+    f()?;
+    Ok(started.elapsed())
+}
+
+fn free_port() -> anyhow::Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+fn wait_healthy(port: u16) -> anyhow::Result<()> {
+    for _ in 0..200 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    anyhow::bail!("quire serve did not start on port {port}")
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Incompressible bytes (xorshift), so nothing downstream can shortcut them.
+fn write_noise(path: &PathBuf, size: u64) -> anyhow::Result<()> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut block = vec![0u8; 1 << 20];
+    for _ in 0..size / (1 << 20) {
+        for word in block.chunks_exact_mut(8) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            word.copy_from_slice(&x.to_le_bytes());
+        }
+        out.write_all(&block)?;
+    }
+    out.flush()?;
+    Ok(())
+}
