@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts a clamd for Quire on 127.0.0.1:${QUIRE_CLAMD_PORT:-3310}, with size limits raised to
+# Starts a clamd for Quire on 127.0.0.1:${CLAMD_PORT:-3310}, with size limits raised to
 # the maximum upload size so that no file is ever only partly scanned.
 #
 # Signatures: the official database in /var/lib/clamav when freshclam has fetched one;
@@ -9,8 +9,8 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-state="${QUIRE_CLAMD_STATE:-$root/.cache/clamd}"
-port="${QUIRE_CLAMD_PORT:-3310}"
+state="${CLAMD_STATE:-$root/.cache/clamd}"
+port="${CLAMD_PORT:-3310}"
 max_size="${QUIRE_MAX_UPLOAD_SIZE:-536870912}"
 use_test=0
 [ "${1:-}" = "--test-signatures" ] && use_test=1

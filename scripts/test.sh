@@ -10,7 +10,7 @@ scripts/setup.sh
 # Two clamd instances with the EICAR test signatures: one at the default upload cap, one whose
 # limits are 1 MiB, to prove that a size-limit answer is refused rather than taken as clean.
 scripts/clamd.sh --test-signatures
-QUIRE_CLAMD_PORT=3311 QUIRE_MAX_UPLOAD_SIZE=1048576 scripts/clamd.sh --test-signatures
+CLAMD_PORT=3311 QUIRE_MAX_UPLOAD_SIZE=1048576 scripts/clamd.sh --test-signatures
 
 # PostgreSQL: the machine's server (trust auth); the tests create a fresh database per stack.
 if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then

@@ -30,11 +30,19 @@ pub const KNOWN_ENV: &[&str] = &[
     "QUIRE_LOG_FORMAT",
 ];
 
+/// Prefixes of variables read by the test suite and the benchmarks, never by a binary.
+const TOOLING_PREFIXES: &[&str] = &["QUIRE_TEST_", "QUIRE_BENCH_"];
+
 /// Fails on any `QUIRE_*` variable that no Quire binary knows.
 pub fn reject_unknown_env() -> anyhow::Result<()> {
     let unknown: Vec<String> = std::env::vars_os()
         .filter_map(|(key, _)| key.into_string().ok())
         .filter(|key| key.starts_with("QUIRE_") && !KNOWN_ENV.contains(&key.as_str()))
+        .filter(|key| {
+            !TOOLING_PREFIXES
+                .iter()
+                .any(|prefix| key.starts_with(prefix))
+        })
         .collect();
     if unknown.is_empty() {
         Ok(())

@@ -9,7 +9,7 @@
 //! For each upload it samples the server's RSS every 20 ms: goal ≤ 64 MiB above idle.
 //! `cargo bench -p quire-edge --bench upload`; QUIRE_BENCH_MIB sets the size (default 1024);
 //! QUIRE_BENCH_CLAMD the clamd to use (default tcp://127.0.0.1:3312, started by
-//! `QUIRE_CLAMD_PORT=3312 QUIRE_MAX_UPLOAD_SIZE=2147483648 scripts/clamd.sh --test-signatures`).
+//! `CLAMD_PORT=3312 QUIRE_MAX_UPLOAD_SIZE=2147483648 scripts/clamd.sh --test-signatures`).
 
 use std::{
     io::Write,
@@ -28,14 +28,21 @@ use quire_core::scan::{ClamdAddr, ClamdScanner, Scanner, Verdict};
 const MIB: u64 = 1024 * 1024;
 
 fn main() -> anyhow::Result<()> {
-    let mib: u64 = std::env::var("QUIRE_BENCH_MIB").ok().and_then(|v| v.parse().ok()).unwrap_or(1024);
-    let clamd = std::env::var("QUIRE_BENCH_CLAMD").unwrap_or_else(|_| "tcp://127.0.0.1:3312".into());
+    let mib: u64 = std::env::var("QUIRE_BENCH_MIB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1024);
+    let clamd =
+        std::env::var("QUIRE_BENCH_CLAMD").unwrap_or_else(|_| "tcp://127.0.0.1:3312".into());
     let size = mib * MIB;
     // Same disk as the server's data dir: the target directory's filesystem.
     let work = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR"))?;
     let source = work.path().join("source.bin");
     write_noise(&source, size)?;
-    println!("upload benchmark: {mib} MiB of random bytes, {}", work.path().display());
+    println!(
+        "upload benchmark: {mib} MiB of random bytes, {}",
+        work.path().display()
+    );
 
     let dd = time(|| {
         let status = Command::new("dd")
@@ -75,10 +82,30 @@ fn main() -> anyhow::Result<()> {
     let rate = |d: Duration| size as f64 / MIB as f64 / d.as_secs_f64();
     println!();
     println!("{:<42} {:>10} {:>12}", "run", "MiB/s", "RSS +MiB");
-    println!("{:<42} {:>10.0} {:>12}", "dd bs=256K (disk reference)", rate(dd), "-");
-    println!("{:<42} {:>10.0} {:>12.1}", "quire upload, no scan", rate(plain.elapsed), plain.rss_growth_mib());
-    println!("{:<42} {:>10.0} {:>12}", "clamd INSTREAM alone (scan reference)", rate(clamd_direct), "-");
-    println!("{:<42} {:>10.0} {:>12.1}", "quire upload, clamd scanning", rate(scanned.elapsed), scanned.rss_growth_mib());
+    println!(
+        "{:<42} {:>10.0} {:>12}",
+        "dd bs=256K (disk reference)",
+        rate(dd),
+        "-"
+    );
+    println!(
+        "{:<42} {:>10.0} {:>12.1}",
+        "quire upload, no scan",
+        rate(plain.elapsed),
+        plain.rss_growth_mib()
+    );
+    println!(
+        "{:<42} {:>10.0} {:>12}",
+        "clamd INSTREAM alone (scan reference)",
+        rate(clamd_direct),
+        "-"
+    );
+    println!(
+        "{:<42} {:>10.0} {:>12.1}",
+        "quire upload, clamd scanning",
+        rate(scanned.elapsed),
+        scanned.rss_growth_mib()
+    );
     println!();
     println!(
         "ratios: no scan {:.2}x dd (goal >= 0.70); scanning {:.2}x clamd (goal >= 0.90); \
@@ -106,7 +133,11 @@ impl Run {
 /// Starts `quire serve` on fresh ports and data, creates a Pro key, uploads the file with curl
 /// and samples the server's RSS meanwhile.
 fn upload_run(work: &Path, source: &Path, clamd: Option<&str>) -> anyhow::Result<Run> {
-    let data = work.join(if clamd.is_some() { "data-scan" } else { "data-plain" });
+    let data = work.join(if clamd.is_some() {
+        "data-scan"
+    } else {
+        "data-plain"
+    });
     let http = free_port()?;
     let grpc = free_port()?;
     let env = |cmd: &mut Command| {
@@ -126,11 +157,32 @@ fn upload_run(work: &Path, source: &Path, clamd: Option<&str>) -> anyhow::Result
         let mut cmd = Command::new(quire);
         env(&mut cmd);
         let out = cmd.arg("admin").args(args).output()?;
-        anyhow::ensure!(out.status.success(), "quire admin failed: {}", String::from_utf8_lossy(&out.stderr));
+        anyhow::ensure!(
+            out.status.success(),
+            "quire admin failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         Ok(String::from_utf8(out.stdout)?)
     };
-    admin(&["account", "create", "--email", "bench@example.com", "--plan", "pro"])?;
-    let key_json = admin(&["key", "create", "--email", "bench@example.com", "--scopes", "upload", "--name", "bench", "--json"])?;
+    admin(&[
+        "account",
+        "create",
+        "--email",
+        "bench@example.com",
+        "--plan",
+        "pro",
+    ])?;
+    let key_json = admin(&[
+        "key",
+        "create",
+        "--email",
+        "bench@example.com",
+        "--scopes",
+        "upload",
+        "--name",
+        "bench",
+        "--json",
+    ])?;
     let key = serde_json::from_str::<serde_json::Value>(&key_json)?["key"]
         .as_str()
         .unwrap_or_default()
@@ -166,7 +218,11 @@ fn upload_run(work: &Path, source: &Path, clamd: Option<&str>) -> anyhow::Result
     let elapsed = started.elapsed();
     done.store(true, Ordering::Relaxed);
     let _ = sampler.join();
-    anyhow::ensure!(out.status.success(), "upload failed: {}", String::from_utf8_lossy(&out.stdout));
+    anyhow::ensure!(
+        out.status.success(),
+        "upload failed: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     drop(server);
     std::fs::remove_dir_all(&data)?;
     Ok(Run {

@@ -135,15 +135,18 @@ fn pieces(
         if reader.finished {
             return None;
         }
-        while let Some(field) = reader.field.as_mut() {
+        // Never more than one chunk (plus one read) is buffered, and every message is at most
+        // CHUNK_SIZE, however large the reads from the socket are.
+        loop {
+            if reader.buffer.len() >= CHUNK_SIZE {
+                let chunk = reader.buffer.split_to(CHUNK_SIZE).freeze();
+                return Some((Ok(Piece::Chunk(chunk)), reader));
+            }
+            let Some(field) = reader.field.as_mut() else {
+                break;
+            };
             match field.chunk().await {
-                Ok(Some(bytes)) => {
-                    reader.buffer.extend_from_slice(&bytes);
-                    if reader.buffer.len() >= CHUNK_SIZE {
-                        let chunk = reader.buffer.split_to(CHUNK_SIZE).freeze();
-                        return Some((Ok(Piece::Chunk(chunk)), reader));
-                    }
-                }
+                Ok(Some(bytes)) => reader.buffer.extend_from_slice(&bytes),
                 Ok(None) => reader.field = None,
                 Err(err) => return Some((Err(malformed(err)), reader)),
             }

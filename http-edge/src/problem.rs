@@ -42,6 +42,9 @@ impl Problem {
     /// `retry-after`, `content-range`) as headers.
     pub fn from_status(status: &Status) -> Self {
         let code = ErrorCode::from_status(status);
+        if code == ErrorCode::Internal {
+            tracing::error!(status = ?status, "core call failed");
+        }
         let detail = match (code, status.code()) {
             (ErrorCode::CoreUnavailable, _) => {
                 tracing::warn!(message = status.message(), "core unreachable");

@@ -176,3 +176,39 @@ both_databases!(bad_uploads_get_a_400_that_says_what_to_fix, |db| {
         .assert_nothing_left(account, std::time::Duration::from_secs(5))
         .await;
 });
+
+// A body that arrives faster than it is forwarded once made the edge send one oversized gRPC
+// message (the 16 MiB limit refused it: a 500). Every message must stay one 256 KiB chunk.
+both_databases!(large_files_arriving_fast_stream_through_intact, |db| {
+    let stack = Stack::start_with(
+        db,
+        quire_e2e::test_config(&["--insecure-no-scan", "--max-upload-size", "200000000"]),
+    )
+    .await;
+    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+    let bytes = quire_e2e::noise(48 << 20, 13);
+    let response = Client::new()
+        .post(stack.url("/api/upload"))
+        .bearer_auth(&key)
+        .multipart(file_form("large.bin", bytes.clone()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    let url = response.json::<serde_json::Value>().await.unwrap()["url"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let shared = Client::new()
+        .get(url)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    assert!(
+        shared.len() == bytes.len() && shared[..] == bytes[..],
+        "downloaded bytes differ"
+    );
+});
