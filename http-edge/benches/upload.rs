@@ -44,38 +44,20 @@ fn main() -> anyhow::Result<()> {
         work.path().display()
     );
 
-    let dd = time(|| {
-        let status = Command::new("dd")
-            .arg(format!("if={}", source.display()))
-            .arg(format!("of={}", work.path().join("dd.out").display()))
-            .args(["bs=256K", "status=none"])
-            .status()?;
-        anyhow::ensure!(status.success(), "dd failed");
-        Ok(())
-    })?;
-    std::fs::remove_file(work.path().join("dd.out"))?;
+    // dd into the page cache, as Quire's store writes (no fsync), and dd to the disk itself.
+    let dd = dd_copy(&source, &work.path().join("dd.out"), false)?;
+    let dd_sync = dd_copy(&source, &work.path().join("dd.out"), true)?;
 
     let plain = upload_run(work.path(), &source, None)?;
 
+    // clamd's first scan after idle runs at a third of its speed: warm it up, then keep the
+    // better of two reference runs so the reference is not understated.
     let scanner = ClamdScanner::new(ClamdAddr::parse(&clamd)?, Duration::from_secs(600));
     let runtime = tokio::runtime::Runtime::new()?;
-    let clamd_direct = runtime.block_on(async {
-        let started = Instant::now();
-        let mut session = scanner.start().await?;
-        let mut file = tokio::fs::File::open(&source).await?;
-        let mut buf = vec![0u8; 256 * 1024];
-        loop {
-            use tokio::io::AsyncReadExt;
-            let n = file.read(&mut buf).await?;
-            if n == 0 {
-                break;
-            }
-            session.write(&buf[..n]).await?;
-        }
-        let verdict = session.finish().await?;
-        anyhow::ensure!(verdict == Verdict::Clean, "clamd: {verdict:?}");
-        Ok::<_, anyhow::Error>(started.elapsed())
-    })?;
+    runtime.block_on(clamd_instream(&scanner, &source, 16 * MIB))?;
+    let first = runtime.block_on(clamd_instream(&scanner, &source, size))?;
+    let second = runtime.block_on(clamd_instream(&scanner, &source, size))?;
+    let clamd_direct = first.min(second);
 
     let scanned = upload_run(work.path(), &source, Some(&clamd))?;
 
@@ -108,14 +90,54 @@ fn main() -> anyhow::Result<()> {
     );
     println!();
     println!(
-        "ratios: no scan {:.2}x dd (goal >= 0.70); scanning {:.2}x clamd (goal >= 0.90); \
-         RSS growth {:.1} / {:.1} MiB (goal <= 64)",
+        "ratios: no scan {:.2}x dd page cache, {:.2}x dd fsync (goal >= 0.70); scanning {:.2}x clamd \
+         (goal >= 0.90); RSS growth {:.1} / {:.1} MiB (goal <= 64)",
         dd.as_secs_f64() / plain.elapsed.as_secs_f64(),
+        dd_sync.as_secs_f64() / plain.elapsed.as_secs_f64(),
         clamd_direct.as_secs_f64() / scanned.elapsed.as_secs_f64(),
         plain.rss_growth_mib(),
         scanned.rss_growth_mib(),
     );
     Ok(())
+}
+
+fn dd_copy(source: &Path, target: &Path, fsync: bool) -> anyhow::Result<Duration> {
+    let elapsed = time(|| {
+        let mut cmd = Command::new("dd");
+        cmd.arg(format!("if={}", source.display()))
+            .arg(format!("of={}", target.display()))
+            .args(["bs=256K", "status=none"]);
+        if fsync {
+            cmd.arg("conv=fsync");
+        }
+        anyhow::ensure!(cmd.status()?.success(), "dd failed");
+        Ok(())
+    })?;
+    std::fs::remove_file(target)?;
+    Ok(elapsed)
+}
+
+/// Streams the first `len` bytes of `source` to clamd INSTREAM in 256 KiB chunks, as Quire does.
+async fn clamd_instream(
+    scanner: &ClamdScanner,
+    source: &Path,
+    len: u64,
+) -> anyhow::Result<Duration> {
+    use tokio::io::AsyncReadExt;
+    let started = Instant::now();
+    let mut session = scanner.start().await?;
+    let mut file = tokio::fs::File::open(source).await?.take(len);
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        let n = file.read(&mut buf).await?;
+        if n == 0 {
+            break;
+        }
+        session.write(&buf[..n]).await?;
+    }
+    let verdict = session.finish().await?;
+    anyhow::ensure!(verdict == Verdict::Clean, "clamd: {verdict:?}");
+    Ok(started.elapsed())
 }
 
 struct Run {

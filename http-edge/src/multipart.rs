@@ -114,6 +114,8 @@ struct Reader {
     field: Option<multer::Field<'static>>,
     multipart: multer::Multipart<'static>,
     allowed: &'static [&'static str],
+    /// What is left of the last read from the part.
+    rest: Bytes,
     buffer: BytesMut,
     finished: bool,
 }
@@ -128,6 +130,7 @@ fn pieces(
         field: Some(field),
         multipart,
         allowed,
+        rest: Bytes::new(),
         buffer: BytesMut::new(),
         finished: false,
     };
@@ -135,18 +138,28 @@ fn pieces(
         if reader.finished {
             return None;
         }
-        // Never more than one chunk (plus one read) is buffered, and every message is at most
-        // CHUNK_SIZE, however large the reads from the socket are.
+        // Every message is at most CHUNK_SIZE and at most one chunk plus one read is held, however
+        // large the reads from the socket are. Whole chunks are sliced out of large reads without
+        // copying; only small reads are coalesced into the buffer.
         loop {
-            if reader.buffer.len() >= CHUNK_SIZE {
-                let chunk = reader.buffer.split_to(CHUNK_SIZE).freeze();
+            if reader.buffer.is_empty() && reader.rest.len() >= CHUNK_SIZE {
+                let chunk = reader.rest.split_to(CHUNK_SIZE);
                 return Some((Ok(Piece::Chunk(chunk)), reader));
+            }
+            if !reader.rest.is_empty() {
+                let take = (CHUNK_SIZE - reader.buffer.len()).min(reader.rest.len());
+                reader.buffer.extend_from_slice(&reader.rest.split_to(take));
+                if reader.buffer.len() == CHUNK_SIZE {
+                    let chunk = reader.buffer.split().freeze();
+                    return Some((Ok(Piece::Chunk(chunk)), reader));
+                }
+                continue;
             }
             let Some(field) = reader.field.as_mut() else {
                 break;
             };
             match field.chunk().await {
-                Ok(Some(bytes)) => reader.buffer.extend_from_slice(&bytes),
+                Ok(Some(bytes)) => reader.rest = bytes,
                 Ok(None) => reader.field = None,
                 Err(err) => return Some((Err(malformed(err)), reader)),
             }

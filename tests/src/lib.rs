@@ -132,34 +132,29 @@ impl Stack {
         (account.id, key.key)
     }
 
-    pub async fn key_for(&self, account_id: i64, scopes: &str) -> String {
-        let account = account::Entity::find_by_id(account_id)
+    pub async fn account(&self, account_id: i64) -> account::Model {
+        account::Entity::find_by_id(account_id)
             .one(&self.core.db)
             .await
             .expect("query")
-            .expect("account");
-        accounts::create_key(&self.core.db, &account.email, "extra", scopes)
+            .expect("account")
+    }
+
+    /// Another key for an existing account.
+    pub async fn key_for(&self, account_id: i64, scopes: &str) -> String {
+        let email = self.account(account_id).await.email;
+        accounts::create_key(&self.core.db, &email, "extra", scopes)
             .await
             .expect("key")
             .key
     }
 
     pub async fn storage_used(&self, account_id: i64) -> i64 {
-        account::Entity::find_by_id(account_id)
-            .one(&self.core.db)
-            .await
-            .expect("query")
-            .expect("account")
-            .storage_used
+        self.account(account_id).await.storage_used
     }
 
     pub async fn calls_today(&self, account_id: i64) -> i64 {
-        account::Entity::find_by_id(account_id)
-            .one(&self.core.db)
-            .await
-            .expect("query")
-            .expect("account")
-            .calls_today
+        self.account(account_id).await.calls_today
     }
 
     /// Rows in `files`, in any state.

@@ -42,7 +42,7 @@ both_databases!(keys_are_checked_on_every_call, |db| {
 
     let good = format!("Bearer {key}");
     assert_eq!(upload(Some(&good)).send().await.unwrap().status(), 201);
-    let keys = accounts::list_keys(&stack.core.db, &account_email(&stack, account).await)
+    let keys = accounts::list_keys(&stack.core.db, &stack.account(account).await.email)
         .await
         .unwrap();
     accounts::revoke_key(&stack.core.db, keys[0].id)
@@ -155,13 +155,3 @@ both_databases!(scopes_decide_what_a_key_may_call, |db| {
     );
     assert_eq!(stack.calls_today(account).await, 0);
 });
-
-async fn account_email(stack: &Stack, account_id: i64) -> String {
-    use sea_orm::EntityTrait;
-    quire_core::db::account::Entity::find_by_id(account_id)
-        .one(&stack.core.db)
-        .await
-        .unwrap()
-        .unwrap()
-        .email
-}

@@ -12,9 +12,11 @@ use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, TransactionTrait,
     sea_query::Expr,
 };
-use sha2::{Digest, Sha256};
 
-use super::{mime, names, remove};
+use super::{
+    mime, names, remove,
+    tee::{HashTee, ScanTee},
+};
 use crate::{
     Core,
     auth::Caller,
@@ -145,7 +147,7 @@ where
         .await?;
     guard.writer = Some(WriteMultipart::new_with_chunk_size(upload, PART_SIZE));
 
-    let received = receive(core, guard, &mut scan, chunks, headroom, quota).await?;
+    let received = receive(core, guard, scan.take(), chunks, headroom, quota).await?;
     if received.size == 0 {
         return Err(ApiError::new(
             ErrorCode::EmptyFile,
@@ -163,8 +165,8 @@ where
             ),
         ));
     }
-    if let Some(session) = scan {
-        match session.finish().await.map_err(scanner_unavailable)? {
+    if let Some(scan) = received.scan {
+        match scan.finish().await.map_err(scanner_unavailable)? {
             Verdict::Clean => {}
             Verdict::Infected(signature) => {
                 tracing::warn!(
@@ -239,12 +241,14 @@ struct Received {
     head: Vec<u8>,
     /// A lifetime sent after the bytes.
     expires_in: Option<u64>,
+    /// The clamd stream, all chunks sent, verdict pending.
+    scan: Option<ScanTee>,
 }
 
 async fn receive<S>(
     core: &Core,
     guard: &mut UploadGuard,
-    scan: &mut Option<Box<dyn ScanSession>>,
+    scan: Option<Box<dyn ScanSession>>,
     chunks: S,
     headroom: u64,
     quota: u64,
@@ -255,7 +259,8 @@ where
     let max = core.config.max_upload_size;
     let timeout = core.config.upload_timeout();
     let deadline = tokio::time::Instant::now() + timeout;
-    let mut hasher = Sha256::new();
+    let hasher = HashTee::start();
+    let mut scan = scan.map(ScanTee::start);
     let mut head = Vec::with_capacity(mime::SNIFF_LEN);
     let mut size = 0u64;
     let mut expires_in = None;
@@ -291,13 +296,15 @@ where
         }
         size += chunk.len() as u64;
         check_size(size, max, headroom, quota)?;
-        hasher.update(&chunk);
         if head.len() < mime::SNIFF_LEN {
             let take = (mime::SNIFF_LEN - head.len()).min(chunk.len());
             head.extend_from_slice(&chunk[..take]);
         }
-        if let Some(session) = scan.as_mut() {
-            session.write(&chunk).await.map_err(scanner_unavailable)?;
+        hasher.push(chunk.clone()).await?;
+        if let Some(scan) = scan.as_mut() {
+            scan.push(chunk.clone())
+                .await
+                .map_err(scanner_unavailable)?;
         }
         if let Some(writer) = guard.writer.as_mut() {
             writer.wait_for_capacity(PART_CONCURRENCY).await?;
@@ -306,9 +313,10 @@ where
     }
     Ok(Received {
         size,
-        sha256: hex::encode(hasher.finalize()),
+        sha256: hasher.finish().await?,
         head,
         expires_in,
+        scan,
     })
 }
 

@@ -1,0 +1,90 @@
+//! Side branches of an upload stream: the SHA-256 on a blocking thread and the clamd feed on
+//! its own task, so hashing, scanning and storing each chunk run in parallel rather than one
+//! after another. Bounded channels keep memory flat: a slow branch slows the upload down.
+
+use bytes::Bytes;
+use sha2::{Digest, Sha256};
+use tokio::{sync::mpsc, task::JoinHandle};
+
+use crate::{
+    error::{ApiError, ApiResult},
+    scan::{ScanError, ScanSession, Verdict},
+};
+
+/// Chunks waiting in each branch (256 KiB each).
+const DEPTH: usize = 8;
+
+pub struct HashTee {
+    tx: mpsc::Sender<Bytes>,
+    task: JoinHandle<String>,
+}
+
+impl HashTee {
+    pub fn start() -> Self {
+        let (tx, mut rx) = mpsc::channel::<Bytes>(DEPTH);
+        let task = tokio::task::spawn_blocking(move || {
+            let mut hasher = Sha256::new();
+            while let Some(chunk) = rx.blocking_recv() {
+                hasher.update(&chunk);
+            }
+            hex::encode(hasher.finalize())
+        });
+        Self { tx, task }
+    }
+
+    pub async fn push(&self, chunk: Bytes) -> ApiResult<()> {
+        self.tx
+            .send(chunk)
+            .await
+            .map_err(|_| ApiError::internal("hashing the upload", "hash thread ended early"))
+    }
+
+    /// The lowercase hex digest of everything pushed.
+    pub async fn finish(self) -> ApiResult<String> {
+        drop(self.tx);
+        self.task
+            .await
+            .map_err(|e| ApiError::internal("hashing the upload", e))
+    }
+}
+
+pub struct ScanTee {
+    tx: mpsc::Sender<Bytes>,
+    task: JoinHandle<Result<Box<dyn ScanSession>, ScanError>>,
+}
+
+impl ScanTee {
+    pub fn start(mut session: Box<dyn ScanSession>) -> Self {
+        let (tx, mut rx) = mpsc::channel::<Bytes>(DEPTH);
+        let task = tokio::spawn(async move {
+            while let Some(chunk) = rx.recv().await {
+                session.write(&chunk).await?;
+            }
+            Ok(session)
+        });
+        Self { tx, task }
+    }
+
+    /// Queues a chunk; if clamd already failed, returns its error.
+    pub async fn push(&mut self, chunk: Bytes) -> Result<(), ScanError> {
+        if self.tx.send(chunk).await.is_ok() {
+            return Ok(());
+        }
+        // The task ended, which it only does early on an error: report that error.
+        match (&mut self.task).await {
+            Ok(Err(err)) => Err(err),
+            Ok(Ok(_)) => Err(ScanError::Refused("the scan stream ended early".into())),
+            Err(join) => Err(ScanError::Refused(join.to_string())),
+        }
+    }
+
+    /// Ends the stream and waits for clamd's verdict on all of it.
+    pub async fn finish(self) -> Result<Verdict, ScanError> {
+        drop(self.tx);
+        let session = self
+            .task
+            .await
+            .map_err(|join| ScanError::Refused(join.to_string()))??;
+        session.finish().await
+    }
+}
