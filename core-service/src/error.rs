@@ -11,7 +11,8 @@ use tonic::{
 pub struct ApiError {
     pub code: ErrorCode,
     pub message: String,
-    pub metadata: MetadataMap,
+    /// Boxed: errors travel through every `Result` of the core and most carry none.
+    pub metadata: Box<MetadataMap>,
 }
 
 pub type ApiResult<T> = Result<T, ApiError>;
@@ -21,7 +22,7 @@ impl ApiError {
         Self {
             code,
             message: message.into(),
-            metadata: MetadataMap::new(),
+            metadata: Box::default(),
         }
     }
 
@@ -70,7 +71,7 @@ impl std::error::Error for ApiError {}
 
 impl From<ApiError> for Status {
     fn from(err: ApiError) -> Status {
-        err.code.to_status(err.message, err.metadata)
+        err.code.to_status(err.message, *err.metadata)
     }
 }
 

@@ -1,4 +1,5 @@
 //! Quire's core: every decision (who calls, what they may do, what it costs, what is stored)
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 //! and all processing, behind the quire.v1 gRPC API. Stateless between requests: all state is
 //! in the database and the object store, so replicas can run side by side.
 

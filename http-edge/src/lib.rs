@@ -1,4 +1,5 @@
 //! Quire's HTTP edge: translates the REST API of SPEC.md into quire.v1 gRPC calls, streams
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 //! bodies both ways, maps errors to problem+json, and serves share links. It owns no rule: every
 //! decision is the core's, so a gRPC client gets exactly what a REST client gets.
 

@@ -16,7 +16,8 @@ use crate::forward;
 pub struct Problem {
     pub code: ErrorCode,
     pub detail: String,
-    pub headers: HeaderMap,
+    /// Boxed: problems travel through every `Result` of the edge and most carry none.
+    pub headers: Box<HeaderMap>,
 }
 
 #[derive(Serialize)]
@@ -34,7 +35,7 @@ impl Problem {
         Self {
             code,
             detail: detail.into(),
-            headers: HeaderMap::new(),
+            headers: Box::default(),
         }
     }
 
@@ -80,7 +81,7 @@ impl IntoResponse for Problem {
         };
         let mut response = (status, Json(body)).into_response();
         let headers = response.headers_mut();
-        headers.extend(self.headers);
+        headers.extend(*self.headers);
         headers.insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/problem+json"),

@@ -1,4 +1,5 @@
 //! quire.v1 protobuf types and gRPC stubs, plus the error-code table that core and edge share.
+#![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod error_code;
 pub mod metadata;
