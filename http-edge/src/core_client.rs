@@ -13,8 +13,9 @@ use tonic_health::pb::health_client::HealthClient;
 /// HTTP/2 windows measured best for 256 KiB chunks; the same as the core's.
 const STREAM_WINDOW: u32 = 8 * 1024 * 1024;
 const CONNECTION_WINDOW: u32 = 16 * 1024 * 1024;
-/// Largest message the edge sends or accepts; matches the core's default.
-const MAX_MESSAGE: usize = 16 * 1024 * 1024;
+/// Largest message when no core configuration is at hand (an edge-only build): the core's
+/// default QUIRE_GRPC_MAX_MESSAGE_SIZE.
+pub const DEFAULT_MAX_MESSAGE: usize = 16 * 1024 * 1024;
 
 #[derive(Clone)]
 pub struct CoreClients {
@@ -25,7 +26,9 @@ pub struct CoreClients {
 }
 
 impl CoreClients {
-    pub fn connect_lazy(url: &str) -> anyhow::Result<CoreClients> {
+    /// `max_message` bounds every message both ways, as QUIRE_GRPC_MAX_MESSAGE_SIZE does in the
+    /// core: never unlimited.
+    pub fn connect_lazy(url: &str, max_message: usize) -> anyhow::Result<CoreClients> {
         let channel = Endpoint::from_shared(url.to_owned())
             .map_err(|e| anyhow::anyhow!("invalid core URL {url:?}: {e}"))?
             .connect_timeout(Duration::from_secs(5))
@@ -36,14 +39,14 @@ impl CoreClients {
             .connect_lazy();
         Ok(CoreClients {
             files: FileServiceClient::new(channel.clone())
-                .max_decoding_message_size(MAX_MESSAGE)
-                .max_encoding_message_size(MAX_MESSAGE),
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
             process: ProcessServiceClient::new(channel.clone())
-                .max_decoding_message_size(MAX_MESSAGE)
-                .max_encoding_message_size(MAX_MESSAGE),
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
             support: SupportServiceClient::new(channel.clone())
-                .max_decoding_message_size(MAX_MESSAGE)
-                .max_encoding_message_size(MAX_MESSAGE),
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
             health: HealthClient::new(channel),
         })
     }

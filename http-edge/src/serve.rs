@@ -5,14 +5,16 @@ use tokio::net::TcpListener;
 
 use crate::{CoreClients, EdgeConfig, EdgeState, app};
 
-/// Serves the edge on a bound listener until `shutdown` resolves.
+/// Serves the edge on a bound listener until `shutdown` resolves; `max_message` is the gRPC
+/// message limit (QUIRE_GRPC_MAX_MESSAGE_SIZE).
 pub async fn serve_edge(
     listener: TcpListener,
     core_url: &str,
+    max_message: usize,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let state = EdgeState {
-        core: CoreClients::connect_lazy(core_url)?,
+        core: CoreClients::connect_lazy(core_url, max_message)?,
     };
     tracing::info!(addr = %listener.local_addr()?, core = core_url, "http edge listening");
     axum::serve(listener, app(state))
@@ -29,8 +31,9 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
         core.base_url = Some(format!("http://{}", http.local_addr()?));
     }
     let shutdown = shutdown_signal();
+    let max_message = core.grpc_max_message_size;
     match edge.core_url {
-        Some(url) => serve_edge(http, &url, shutdown).await,
+        Some(url) => serve_edge(http, &url, max_message, shutdown).await,
         None => {
             let grpc = TcpListener::bind(core.grpc_addr).await?;
             let url = format!("http://{}", grpc.local_addr()?);
@@ -40,7 +43,7 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
                 grpc,
                 shutdown_signal(),
             ));
-            let edge_result = serve_edge(http, &url, shutdown).await;
+            let edge_result = serve_edge(http, &url, max_message, shutdown).await;
             core_task.abort();
             edge_result
         }
@@ -53,7 +56,13 @@ pub async fn run(edge: EdgeConfig) -> anyhow::Result<()> {
         .core_url
         .ok_or_else(|| anyhow::anyhow!("this build has no embedded core: pass --core-url"))?;
     let http = TcpListener::bind(edge.http_addr).await?;
-    serve_edge(http, &url, shutdown_signal()).await
+    serve_edge(
+        http,
+        &url,
+        crate::core_client::DEFAULT_MAX_MESSAGE,
+        shutdown_signal(),
+    )
+    .await
 }
 
 async fn shutdown_signal() {

@@ -102,9 +102,10 @@ impl Stack {
         ));
         let grpc_url = format!("http://{grpc_addr}");
         let edge_url = grpc_url.clone();
-        tokio::spawn(
-            async move { quire_edge::serve::serve_edge(http, &edge_url, until(rx)).await },
-        );
+        let max_message = core.config.grpc_max_message_size;
+        tokio::spawn(async move {
+            quire_edge::serve::serve_edge(http, &edge_url, max_message, until(rx)).await
+        });
         Stack {
             base: format!("http://{http_addr}"),
             grpc: grpc_url,

@@ -61,6 +61,30 @@ both_databases!(scanner_down_means_503_and_nothing_kept, |db| {
         .await;
 });
 
+both_databases!(
+    a_clamd_that_stops_answering_means_503_and_nothing_kept,
+    |db| {
+        // A peer that accepts the connection and then never reads or answers: a hung clamd.
+        let hung = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = format!("tcp://{}", hung.local_addr().unwrap());
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((socket, _)) = hung.accept().await {
+                held.push(socket);
+            }
+        });
+        let stack =
+            Stack::start_with(db, test_config(&["--clamd", &addr, "--clamd-timeout", "1"])).await;
+        let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+        // Big enough to fill the socket buffers, so the writes themselves time out.
+        let response = upload(&stack, &key, noise(8 << 20, 8)).await;
+        problem(response, 503, "scanner-unavailable").await;
+        stack
+            .assert_nothing_left(account, Duration::from_secs(5))
+            .await;
+    }
+);
+
 both_databases!(a_size_limit_answer_from_clamd_is_never_a_pass, |db| {
     // This clamd's StreamMaxLength/MaxFileSize/MaxScanSize are 1 MiB; the upload is 3 MiB.
     let stack = Stack::start_with(db, test_config(&["--clamd", &small_clamd_addr()])).await;
