@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use quire_proto::transport::{CONNECTION_WINDOW, STREAM_WINDOW};
 use quire_proto::v1::{
     file_service_client::FileServiceClient, process_service_client::ProcessServiceClient,
     support_service_client::SupportServiceClient,
@@ -10,9 +11,6 @@ use quire_proto::v1::{
 use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::health_client::HealthClient;
 
-/// HTTP/2 windows measured best for 256 KiB chunks; the same as the core's.
-const STREAM_WINDOW: u32 = 8 * 1024 * 1024;
-const CONNECTION_WINDOW: u32 = 16 * 1024 * 1024;
 /// Largest message when no core configuration is at hand (an edge-only build): the core's
 /// default QUIRE_GRPC_MAX_MESSAGE_SIZE.
 pub const DEFAULT_MAX_MESSAGE: usize = 16 * 1024 * 1024;

@@ -12,14 +12,12 @@ use std::collections::HashMap;
 use axum::{body::Body, http::HeaderMap};
 use bytes::{Bytes, BytesMut};
 use futures::{StreamExt, stream::BoxStream};
-use quire_proto::ErrorCode;
+use quire_proto::{ErrorCode, transport::CHUNK_SIZE};
 use tokio::sync::{mpsc, oneshot};
 use tokio_stream::wrappers::ReceiverStream;
 
 use crate::problem::Problem;
 
-/// Size of the chunks sent to the core (the benchmark's best).
-pub const CHUNK_SIZE: usize = 256 * 1024;
 /// Text fields are options; anything longer is not one.
 const MAX_TEXT_FIELD: u64 = 64 * 1024;
 

@@ -12,8 +12,7 @@ use quire_proto::v1;
 
 use crate::db::file;
 
-/// Size of the chunks file bytes travel in, chosen by the upload benchmark.
-pub const CHUNK_SIZE: usize = 256 * 1024;
+pub use quire_proto::transport::CHUNK_SIZE;
 
 /// The public view of a stored file.
 pub fn to_proto(model: &file::Model, base_url: &str) -> v1::File {

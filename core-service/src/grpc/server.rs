@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use quire_proto::transport::{CONNECTION_WINDOW, STREAM_WINDOW};
 use quire_proto::v1::{
     file_service_server::FileServiceServer, process_service_server::ProcessServiceServer,
     support_service_server::SupportServiceServer,
@@ -15,10 +16,6 @@ use super::{
     file_service::FileApi, health, process_service::ProcessApi, support_service::SupportApi,
 };
 use crate::{Core, files::sweeper};
-
-/// HTTP/2 windows measured best for 256 KiB chunks (the defaults were the slowest setting).
-pub const STREAM_WINDOW: u32 = 8 * 1024 * 1024;
-pub const CONNECTION_WINDOW: u32 = 16 * 1024 * 1024;
 
 pub async fn serve(core: Core, listener: TcpListener) -> anyhow::Result<()> {
     serve_with_shutdown(core, listener, std::future::pending()).await
