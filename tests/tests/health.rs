@@ -7,19 +7,27 @@ use quire_e2e::{Db, Stack, problem, test_config};
 use reqwest::Client;
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
-async fn readyz_until(stack: &Stack, want: u16) -> serde_json::Value {
+/// Polls /readyz until it answers `want` with every check settled as `checks` says.
+async fn readyz_until(stack: &Stack, want: u16, checks: &[(&str, &str)]) {
+    let mut last = serde_json::Value::Null;
     for _ in 0..100 {
         let response = Client::new()
             .get(stack.url("/readyz"))
             .send()
             .await
             .unwrap();
-        if response.status() == want {
-            return response.json().await.unwrap();
+        let status = response.status();
+        last = response.json().await.unwrap();
+        if status == want
+            && checks
+                .iter()
+                .all(|(name, value)| last["checks"][name] == *value)
+        {
+            return;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    panic!("/readyz never answered {want}");
+    panic!("/readyz never answered {want} with {checks:?}; last: {last}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -31,9 +39,13 @@ async fn ready_when_every_dependency_answers() {
         .await
         .unwrap();
     assert_eq!(alive.status(), 200);
-    let body = readyz_until(&stack, 200).await;
-    assert_eq!(body["checks"]["scanner"], "ok");
-    assert_eq!(body["checks"]["database"], "ok");
+    let all_ok = [
+        ("core", "ok"),
+        ("database", "ok"),
+        ("store", "ok"),
+        ("scanner", "ok"),
+    ];
+    readyz_until(&stack, 200, &all_ok).await;
 
     let channel = tonic::transport::Endpoint::from_shared(stack.grpc.clone())
         .unwrap()
@@ -59,9 +71,12 @@ async fn not_ready_while_clamd_is_down() {
         test_config(&["--clamd", "tcp://127.0.0.1:9", "--clamd-timeout", "1"]),
     )
     .await;
-    let body = readyz_until(&stack, 503).await;
-    assert_eq!(body["checks"]["scanner"], "unavailable");
-    assert_eq!(body["checks"]["database"], "ok");
+    let settled = [
+        ("database", "ok"),
+        ("store", "ok"),
+        ("scanner", "unavailable"),
+    ];
+    readyz_until(&stack, 503, &settled).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

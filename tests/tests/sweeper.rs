@@ -45,9 +45,19 @@ both_databases!(sweeper_removes_what_a_crash_left_behind, |db| {
     // Still within the upload timeout: maybe streaming into another replica right now.
     unfinished(&stack, account, STATE_PENDING, 0, Duration::seconds(5)).await;
 
-    // The stack's own sweeper may run at the same moment; either way the end state is the same.
+    // The stack's own sweeper may be removing the same rows at this moment: whoever wins, the
+    // end state must come within a moment.
     let (expired, _) = sweeper::sweep_once(&stack.core).await.unwrap();
     assert_eq!(expired, 0);
-    assert_eq!(stack.file_rows().await, 1);
-    assert_eq!(stack.storage_used(account).await, 0);
+    for _ in 0..100 {
+        if stack.file_rows().await == 1 && stack.storage_used(account).await == 0 {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!(
+        "left: {} rows, {} bytes reserved",
+        stack.file_rows().await,
+        stack.storage_used(account).await
+    );
 });

@@ -15,6 +15,12 @@ pub const SCANNER: &str = "quire.scanner";
 const PROBE_KEY: &str = "health/probe";
 
 pub async fn watch(core: Core, reporter: HealthReporter, every: Duration) {
+    // Not ready until the first round has checked everything (tonic-health starts "" as SERVING).
+    for name in ["", DATABASE, STORE, SCANNER] {
+        reporter
+            .set_service_status(name, ServingStatus::NotServing)
+            .await;
+    }
     let mut ticker = tokio::time::interval(every);
     loop {
         ticker.tick().await;
