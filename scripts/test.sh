@@ -24,6 +24,9 @@ echo "test: buf lint"
 echo "test: cargo fmt --check"
 cargo fmt --all -- --check
 
+echo "test: cargo clippy"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
 echo "test: cargo test"
 export QUIRE_TEST_PYTHON="$root/.cache/venv/bin/python"
 cargo test --workspace --locked
