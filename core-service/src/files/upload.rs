@@ -133,11 +133,10 @@ async fn store<S>(
 where
     S: Stream<Item = ApiResult<UploadPiece>> + Send,
 {
-    let config = &core.config;
     let Budget { headroom, quota } = budget;
     let expires_at = guard.row.expires_at;
     let blob_key = guard.row.blob_key.clone();
-    let mut scan = match &core.scanner {
+    let scan = match &core.scanner {
         Some(scanner) => Some(scanner.start().await.map_err(scanner_unavailable)?),
         None => None,
     };
@@ -147,7 +146,7 @@ where
         .await?;
     guard.writer = Some(WriteMultipart::new_with_chunk_size(upload, PART_SIZE));
 
-    let received = receive(core, guard, scan.take(), chunks, headroom, quota).await?;
+    let received = receive(core, guard, scan, chunks, headroom, quota).await?;
     if received.size == 0 {
         return Err(ApiError::new(
             ErrorCode::EmptyFile,
@@ -202,10 +201,7 @@ where
         writer.finish().await?;
     }
     let mime_type = mime::sniff(&received.head);
-    let expires_at = match received.expires_in {
-        Some(secs) => expiry(config.max_expires_in, Some(secs))?,
-        None => expires_at,
-    };
+    let expires_at = received.expires_at.or(expires_at);
     file::Entity::update_many()
         .col_expr(file::Column::State, Expr::value(STATE_READY))
         .col_expr(file::Column::ExpiresAt, Expr::value(expires_at))
@@ -239,8 +235,8 @@ struct Received {
     size: u64,
     sha256: String,
     head: Vec<u8>,
-    /// A lifetime sent after the bytes.
-    expires_in: Option<u64>,
+    /// The expiry from a lifetime sent after the bytes, already checked.
+    expires_at: Option<chrono::DateTime<Utc>>,
     /// The clamd stream, all chunks sent, verdict pending.
     scan: Option<ScanTee>,
 }
@@ -263,7 +259,7 @@ where
     let mut scan = scan.map(ScanTee::start);
     let mut head = Vec::with_capacity(mime::SNIFF_LEN);
     let mut size = 0u64;
-    let mut expires_in = None;
+    let mut expires_at = None;
     let mut trailer_seen = false;
     let mut chunks = std::pin::pin!(chunks);
     loop {
@@ -283,11 +279,10 @@ where
                 ));
             }
             UploadPiece::Chunk(chunk) => chunk,
-            UploadPiece::Trailer {
-                expires_in: trailing,
-            } => {
+            UploadPiece::Trailer { expires_in } => {
                 trailer_seen = true;
-                expires_in = trailing.or(expires_in);
+                // Checked now, not at the commit: a bad option must not cost a stored blob.
+                expires_at = expiry(core.config.max_expires_in, expires_in)?;
                 continue;
             }
         };
@@ -315,7 +310,7 @@ where
         size,
         sha256: hasher.finish().await?,
         head,
-        expires_in,
+        expires_at,
         scan,
     })
 }
