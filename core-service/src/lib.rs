@@ -12,6 +12,7 @@ pub mod grpc;
 pub mod quota;
 pub mod scan;
 pub mod storage;
+pub mod support;
 pub mod telemetry;
 
 use std::sync::Arc;
