@@ -84,6 +84,7 @@ both_databases!(grpc_upload_get_download_delete, |db| {
     let mut stream = files
         .download(Request::new(v1::DownloadRequest {
             token: file.token.clone(),
+            metadata_only: false,
             range: Some(v1::ByteRange {
                 first: Some(1000),
                 last: Some(299_999),

@@ -101,6 +101,30 @@ both_databases!(share_links_serve_ranges_and_validators, |db| {
         "If-Range mismatch serves the whole file"
     );
 
+    let downloads = || async {
+        use sea_orm::EntityTrait;
+        let token = url.rsplit('/').next().unwrap().to_owned();
+        let rows = quire_core::db::file::Entity::find()
+            .all(&stack.core.db)
+            .await
+            .unwrap();
+        rows.into_iter()
+            .find(|f| f.token == token)
+            .unwrap()
+            .downloads
+    };
+    // Downloads are counted off the request path; let the count settle.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let before = downloads().await;
+    assert!(before >= 5, "the GETs above were counted: {before}");
+    let head = client.head(&url).send().await.unwrap();
+    assert_eq!(head.status(), 200);
+    assert_eq!(head.headers()["content-length"], "1000000");
+    assert_eq!(head.headers()["etag"], etag.as_str());
+    assert!(head.bytes().await.unwrap().is_empty());
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert_eq!(downloads().await, before, "HEAD is not a download");
+
     let cached = client
         .get(&url)
         .header("if-none-match", &etag)

@@ -53,13 +53,28 @@ pub async fn find_visible(core: &Core, token: &str) -> ApiResult<file::Model> {
         .ok_or_else(not_found)
 }
 
-pub async fn open(core: &Core, token: &str, range: Option<RangeSpec>) -> ApiResult<Download> {
+/// Opens a file for reading; with `metadata_only` the body is empty and nothing is counted.
+pub async fn open(
+    core: &Core,
+    token: &str,
+    range: Option<RangeSpec>,
+    metadata_only: bool,
+) -> ApiResult<Download> {
     let file = find_visible(core, token).await?;
     let size = u64::try_from(file.size).unwrap_or(0);
     let (offset, end) = match range {
         None => (0, size),
         Some(spec) => resolve(spec, size)?,
     };
+    if metadata_only {
+        return Ok(Download {
+            partial: range.is_some(),
+            offset,
+            length: end - offset,
+            file,
+            body: futures::stream::empty().boxed(),
+        });
+    }
     let options = GetOptions {
         range: Some(GetRange::Bounded(offset..end)),
         ..Default::default()

@@ -75,7 +75,11 @@ impl FileService for FileApi {
         request: Request<DownloadRequest>,
     ) -> Result<Response<Self::DownloadStream>, Status> {
         // The share token is the capability here, exactly as for the public link.
-        let DownloadRequest { token, range } = request.into_inner();
+        let DownloadRequest {
+            token,
+            range,
+            metadata_only,
+        } = request.into_inner();
         let range = range.map(|r| RangeSpec {
             first: r.first,
             last: r.last,
@@ -86,7 +90,7 @@ impl FileService for FileApi {
             length,
             partial,
             body,
-        } = download::open(&self.core, &token, range).await?;
+        } = download::open(&self.core, &token, range, metadata_only).await?;
         let metadata = DownloadMetadata {
             file: Some(files::to_proto(&file, &self.core.config.base_url())),
             offset,

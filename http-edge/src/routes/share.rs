@@ -5,7 +5,7 @@
 use axum::{
     body::Body,
     extract::{Path, State},
-    http::{HeaderMap, HeaderValue, StatusCode, header},
+    http::{HeaderMap, HeaderValue, Method, StatusCode, header},
     response::{IntoResponse, Response},
 };
 use futures::StreamExt;
@@ -24,10 +24,13 @@ use crate::{EdgeState, forward, problem::Problem};
 pub async fn download(
     State(state): State<EdgeState>,
     Path(token): Path<String>,
+    method: Method,
     headers: HeaderMap,
 ) -> Result<Response, Problem> {
+    // HEAD gets the same headers without reading the file or counting a download.
+    let head = method == Method::HEAD;
     let mut range = parse_range(&headers);
-    let (mut meta, mut stream) = open(&state, &headers, &token, range).await?;
+    let (mut meta, mut stream) = open(&state, &headers, &token, range, head).await?;
     let file = meta.file.clone().unwrap_or_default();
     let etag = format!("\"{}\"", file.sha256);
     // If-Range: serve the range only if the client's copy is the current one.
@@ -36,7 +39,7 @@ pub async fn download(
         && if_range != etag
     {
         range = None;
-        (meta, stream) = open(&state, &headers, &token, range).await?;
+        (meta, stream) = open(&state, &headers, &token, range, head).await?;
     }
     let mut response_headers = file_headers(&file, &etag);
     if let Some(if_none_match) = headers
@@ -82,10 +85,12 @@ async fn open(
     headers: &HeaderMap,
     token: &str,
     range: Option<ByteRange>,
+    metadata_only: bool,
 ) -> Result<(DownloadMetadata, Streaming<DownloadResponse>), Problem> {
     let request = DownloadRequest {
         token: token.to_owned(),
         range,
+        metadata_only,
     };
     let mut client = state.core.files.clone();
     let mut stream = client
