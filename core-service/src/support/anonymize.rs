@@ -11,7 +11,7 @@ use std::{
 };
 
 use aho_corasick::{AhoCorasick, MatchKind};
-use regex::{Captures, Regex};
+use regex::Regex;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -87,14 +87,46 @@ pub struct Anonymized {
 /// The candidate patterns, tried left to right at each position (leftmost-first): e-mail before
 /// host name so an address's domain stays part of the address; IPv6 before IPv4 so an
 /// IPv4-mapped address is one item.
-static CANDIDATES: LazyLock<Regex> = LazyLock::new(|| {
+static PATTERNS: LazyLock<[(Kind, &'static str); 5]> = LazyLock::new(|| {
     let email = r"(?P<email>[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_%+-])?@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+)";
     let domain_user = r"(?P<du>(?:NT AUTHORITY|[A-Za-z0-9][A-Za-z0-9.-]{0,62})\\(?:[A-Za-z0-9][A-Za-z0-9._$-]{0,63}(?: (?:SERVICE|SYSTEM))?))";
     let ipv6 = r"(?P<v6>\[?(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f.]*(?:%[A-Za-z0-9_.-]+)?\]?)";
     let ipv4 = r"(?P<v4>\d+(?:\.\d+)+)";
     let fqdn =
         r"(?P<fqdn>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]{0,62})";
-    Regex::new(&[email, domain_user, ipv6, ipv4, fqdn].join("|")).expect("static pattern")
+    [
+        (Kind::Email, email),
+        (Kind::DomainUser, domain_user),
+        (Kind::Ipv6, ipv6),
+        (Kind::Ipv4, ipv4),
+        (Kind::Fqdn, fqdn),
+    ]
+});
+
+/// All five patterns as one alternation: `find_iter` on it runs on the fast DFA engines, where
+/// capture groups would force the slow ones over the whole log.
+static CANDIDATES: LazyLock<Regex> = LazyLock::new(|| {
+    let alternation: Vec<&str> = PATTERNS.iter().map(|(_, p)| *p).collect();
+    // The bounded repetitions of host labels make a large automaton: give the lazy DFA room so
+    // it does not keep clearing its cache on long logs.
+    regex::RegexBuilder::new(&alternation.join("|"))
+        .dfa_size_limit(64 << 20)
+        .build()
+        .expect("static pattern")
+});
+
+/// Each pattern anchored, to tell which alternative produced a match (the first that matches
+/// the whole span, as leftmost-first alternation would have chosen).
+static ANCHORED: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
+    PATTERNS
+        .iter()
+        .map(|(kind, p)| {
+            (
+                *kind,
+                Regex::new(&format!("^(?:{p})$")).expect("static pattern"),
+            )
+        })
+        .collect()
 });
 
 /// File extensions that are also country-code TLDs (.md, .py, .rs, .sh, ...): `README.md` is a
@@ -119,8 +151,8 @@ const REVERSE_DNS_ROOTS: &[&str] = &[
 /// so no value that was counted anywhere survives anywhere.
 pub fn anonymize(text: &str) -> Anonymized {
     let mut items: Vec<(usize, usize, Kind, String)> = CANDIDATES
-        .captures_iter(text)
-        .filter_map(|caps| accept(text, &caps))
+        .find_iter(text)
+        .filter_map(|m| accept(text, m.start(), m.end()))
         .map(|(kind, start, end, key)| (start, end, kind, key))
         .collect();
     if let Some(more) = other_occurrences(text, &items) {
@@ -190,40 +222,41 @@ fn other_occurrences(
 }
 
 /// Validates one candidate: its kind, the span to replace, and the key pseudonyms are keyed on.
-fn accept(text: &str, caps: &Captures<'_>) -> Option<(Kind, usize, usize, String)> {
-    let whole = caps.get(0)?;
-    let (start, end) = (whole.start(), whole.end());
+fn accept(text: &str, start: usize, end: usize) -> Option<(Kind, usize, usize, String)> {
+    let candidate = &text[start..end];
+    let kind = ANCHORED
+        .iter()
+        .find(|(_, re)| re.is_match(candidate))
+        .map(|(kind, _)| *kind)?;
     let before = text[..start].chars().next_back();
     let after = text[end..].chars().next();
-    if let Some(m) = caps.name("email") {
-        // Inside a longer token (`a@b.c@d`) it is not an address.
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '@') {
-            return None;
+    match kind {
+        Kind::Email => {
+            // Inside a longer token (`a@b.c@d`) it is not an address.
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '@') {
+                return None;
+            }
+            let domain = candidate.rsplit_once('@')?.1;
+            let key = candidate.to_lowercase();
+            is_public_host(domain).then_some((Kind::Email, start, end, key))
         }
-        let domain = m.as_str().rsplit_once('@')?.1;
-        let key = m.as_str().to_lowercase();
-        return is_public_host(domain).then_some((Kind::Email, start, end, key));
-    }
-    if let Some(m) = caps.name("du") {
-        return domain_user(m.as_str(), before).map(|key| (Kind::DomainUser, start, end, key));
-    }
-    if let Some(m) = caps.name("v6") {
-        return ipv6(m.as_str(), start, before, after);
-    }
-    if let Some(m) = caps.name("v4") {
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '.' || c == '_' || c == '-')
-            || after.is_some_and(|c| c.is_alphanumeric() || c == '_')
-        {
-            return None;
+        Kind::DomainUser => {
+            domain_user(candidate, before).map(|key| (Kind::DomainUser, start, end, key))
         }
-        let addr: Ipv4Addr = strict_ipv4(m.as_str())?;
-        return Some((Kind::Ipv4, start, end, addr.to_string()));
+        Kind::Ipv6 => ipv6(candidate, start, before, after),
+        Kind::Ipv4 => {
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '.' || c == '_' || c == '-')
+                || after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            {
+                return None;
+            }
+            let addr: Ipv4Addr = strict_ipv4(candidate)?;
+            Some((Kind::Ipv4, start, end, addr.to_string()))
+        }
+        Kind::Fqdn => {
+            fqdn(text, candidate, start, before, after).map(|key| (Kind::Fqdn, start, end, key))
+        }
     }
-    if let Some(m) = caps.name("fqdn") {
-        return fqdn(text, m.as_str(), start, before, after)
-            .map(|key| (Kind::Fqdn, start, end, key));
-    }
-    None
 }
 
 /// Four decimal octets, each 0–255 without a sign or a leading zero beyond `0` itself.
