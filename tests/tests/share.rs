@@ -132,6 +132,21 @@ both_databases!(share_links_serve_ranges_and_validators, |db| {
         .await
         .unwrap();
     assert_eq!(cached.status(), 304);
+    assert_eq!(cached.headers()["etag"], etag.as_str());
+
+    // A stale If-Range drops the range before it is judged: the whole file, not a 416.
+    let stale_outside = client
+        .get(&url)
+        .header("range", "bytes=2000000-")
+        .header("if-range", "\"old\"")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stale_outside.status(), 200);
+    assert_eq!(stale_outside.bytes().await.unwrap().len(), bytes.len());
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    // HEAD and the 304 counted nothing; the stale If-Range GET counted once, not twice.
+    assert_eq!(downloads().await, before + 1);
 });
 
 both_databases!(active_content_is_never_rendered_inline, |db| {

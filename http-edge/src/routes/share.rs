@@ -30,27 +30,29 @@ pub async fn download(
     // HEAD gets the same headers without reading the file or counting a download.
     let head = method == Method::HEAD;
     let mut range = parse_range(&headers);
-    let (mut meta, mut stream) = open(&state, &headers, &token, range, head).await?;
-    let file = meta.file.clone().unwrap_or_default();
-    let etag = format!("\"{}\"", file.sha256);
-    // If-Range: serve the range only if the client's copy is the current one.
-    if range.is_some()
-        && let Some(if_range) = headers.get(header::IF_RANGE).and_then(|v| v.to_str().ok())
-        && if_range != etag
-    {
-        range = None;
-        (meta, stream) = open(&state, &headers, &token, range, head).await?;
-    }
-    let mut response_headers = file_headers(&file, &etag);
-    if let Some(if_none_match) = headers
+    let if_range = headers.get(header::IF_RANGE).and_then(|v| v.to_str().ok());
+    let if_none_match = headers
         .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        && if_none_match
-            .split(',')
-            .any(|t| t.trim() == etag || t.trim() == "*")
-    {
-        return Ok((StatusCode::NOT_MODIFIED, response_headers).into_response());
+        .and_then(|v| v.to_str().ok());
+    // A conditional request is decided on the metadata alone (no range, nothing read or
+    // counted), so a 304 or a stale If-Range never opens the file twice.
+    if if_none_match.is_some() || (range.is_some() && if_range.is_some()) {
+        let (meta, _) = open(&state, &headers, &token, None, true).await?;
+        let file = meta.file.unwrap_or_default();
+        let etag = etag(&file);
+        if if_range.is_some_and(|tag| tag != etag) {
+            range = None;
+        }
+        if if_none_match
+            .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
+        {
+            return Ok((StatusCode::NOT_MODIFIED, file_headers(&file, &etag)).into_response());
+        }
     }
+    let (meta, stream) = open(&state, &headers, &token, range, head).await?;
+    let file = meta.file.clone().unwrap_or_default();
+    let etag = etag(&file);
+    let mut response_headers = file_headers(&file, &etag);
     let status = if meta.partial {
         let last = meta.offset + meta.length - 1;
         insert(
@@ -106,6 +108,11 @@ async fn open(
             "the core sent no file metadata",
         )),
     }
+}
+
+/// The strong validator of a stored file: its quoted SHA-256.
+fn etag(file: &File) -> String {
+    format!("\"{}\"", file.sha256)
 }
 
 /// A single `bytes=` range; anything else (several ranges, other units, garbage) is ignored
