@@ -5,8 +5,6 @@
 use std::{net::SocketAddr, time::Duration};
 
 use clap::Parser;
-use futures::StreamExt;
-use object_store::ObjectStore;
 use quire_core::{
     Core, CoreConfig,
     auth::accounts,
@@ -164,17 +162,6 @@ impl Stack {
             .count(&self.core.db)
             .await
             .expect("count")
-    }
-
-    /// Objects under files/ in the blob store (committed uploads).
-    pub async fn blob_count(&self) -> usize {
-        let prefix = object_store::path::Path::from("files");
-        self.core
-            .store
-            .list(Some(&prefix))
-            .collect::<Vec<_>>()
-            .await
-            .len()
     }
 
     /// Files on disk under the blob directory, including multipart staging files that the

@@ -88,12 +88,11 @@ pub struct Anonymized {
 /// host name so an address's domain stays part of the address; IPv6 before IPv4 so an
 /// IPv4-mapped address is one item.
 static PATTERNS: LazyLock<[(Kind, &'static str); 5]> = LazyLock::new(|| {
-    let email = r"(?P<email>[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_%+-])?@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+)";
-    let domain_user = r"(?P<du>(?:NT AUTHORITY|[A-Za-z0-9][A-Za-z0-9.-]{0,62})\\(?:[A-Za-z0-9][A-Za-z0-9._$-]{0,63}(?: (?:SERVICE|SYSTEM))?))";
-    let ipv6 = r"(?P<v6>\[?(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f.]*(?:%[A-Za-z0-9_.-]+)?\]?)";
-    let ipv4 = r"(?P<v4>\d+(?:\.\d+)+)";
-    let fqdn =
-        r"(?P<fqdn>(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]{0,62})";
+    let email = r"[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_%+-])?@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+";
+    let domain_user = r"(?:NT AUTHORITY|[A-Za-z0-9][A-Za-z0-9.-]{0,62})\\(?:[A-Za-z0-9][A-Za-z0-9._$-]{0,63}(?: (?:SERVICE|SYSTEM))?)";
+    let ipv6 = r"\[?(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f.]*(?:%[A-Za-z0-9_.-]+)?\]?";
+    let ipv4 = r"\d+(?:\.\d+)+";
+    let fqdn = r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]{0,62}";
     [
         (Kind::Email, email),
         (Kind::DomainUser, domain_user),
