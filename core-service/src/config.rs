@@ -6,6 +6,8 @@ use clap::Args;
 
 const MIB: u64 = 1024 * 1024;
 const GIB: u64 = 1024 * MIB;
+/// Room for the fields around a support ticket's text in its gRPC message.
+const TICKET_ENVELOPE: usize = 64 * 1024;
 
 /// Every `QUIRE_*` variable any Quire binary reads. A variable outside this list is a typo or a
 /// setting from another version, and starting anyway would silently ignore it.
@@ -26,6 +28,7 @@ pub const KNOWN_ENV: &[&str] = &[
     "QUIRE_MAX_EXPIRES_IN",
     "QUIRE_UPLOAD_TIMEOUT",
     "QUIRE_GRPC_MAX_MESSAGE_SIZE",
+    "QUIRE_MAX_TICKET_SIZE",
     "QUIRE_LOG",
     "QUIRE_LOG_FORMAT",
 ];
@@ -109,6 +112,10 @@ pub struct CoreConfig {
     #[arg(long, env = "QUIRE_UPLOAD_TIMEOUT", default_value_t = 3600)]
     pub upload_timeout: u64,
 
+    /// Largest support ticket (JSON body on HTTP; log plus context on gRPC), in bytes.
+    #[arg(long, env = "QUIRE_MAX_TICKET_SIZE", default_value_t = quire_proto::transport::DEFAULT_MAX_TICKET_SIZE)]
+    pub max_ticket_size: usize,
+
     /// Largest gRPC message, in bytes (file bytes travel in 256 KiB chunks; a support ticket
     /// travels whole).
     #[arg(long, env = "QUIRE_GRPC_MAX_MESSAGE_SIZE", default_value_t = 16 * MIB as usize)]
@@ -150,6 +157,15 @@ impl CoreConfig {
         anyhow::ensure!(
             self.grpc_max_message_size >= 512 * 1024,
             "QUIRE_GRPC_MAX_MESSAGE_SIZE must be at least 524288 (file chunks are 256 KiB)"
+        );
+        anyhow::ensure!(
+            self.max_ticket_size > 0,
+            "QUIRE_MAX_TICKET_SIZE must be positive"
+        );
+        anyhow::ensure!(
+            self.grpc_max_message_size >= self.max_ticket_size + TICKET_ENVELOPE,
+            "QUIRE_GRPC_MAX_MESSAGE_SIZE must be at least QUIRE_MAX_TICKET_SIZE + {TICKET_ENVELOPE} \
+             (a support ticket travels in one message)"
         );
         if let Some(url) = &self.base_url {
             anyhow::ensure!(

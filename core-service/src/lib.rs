@@ -5,6 +5,7 @@
 
 pub mod auth;
 pub mod config;
+pub mod cpu;
 pub mod db;
 pub mod error;
 pub mod files;
@@ -31,6 +32,8 @@ pub struct Core {
     pub store: Arc<dyn ObjectStore>,
     /// `None` only when started with `--insecure-no-scan`.
     pub scanner: Option<Arc<dyn Scanner>>,
+    /// Bounds CPU-bound request work to one job per core.
+    pub cpu: cpu::CpuPool,
 }
 
 impl Core {
@@ -57,6 +60,7 @@ impl Core {
             db,
             store,
             scanner,
+            cpu: cpu::CpuPool::per_core(),
         })
     }
 }

@@ -19,6 +19,8 @@ use crate::{CoreClients, problem::Problem, routes};
 #[derive(Clone)]
 pub struct EdgeState {
     pub core: CoreClients,
+    /// Largest support-workflow JSON body (QUIRE_MAX_TICKET_SIZE).
+    pub max_ticket: usize,
 }
 
 pub fn app(state: EdgeState) -> Router {

@@ -5,16 +5,45 @@ use tokio::net::TcpListener;
 
 use crate::{CoreClients, EdgeConfig, EdgeState, app};
 
-/// Serves the edge on a bound listener until `shutdown` resolves; `max_message` is the gRPC
-/// message limit (QUIRE_GRPC_MAX_MESSAGE_SIZE).
+/// The sizes the edge enforces before the core sees a request; the same settings as the core's.
+#[derive(Clone, Copy, Debug)]
+pub struct EdgeLimits {
+    /// QUIRE_GRPC_MAX_MESSAGE_SIZE.
+    pub max_message: usize,
+    /// QUIRE_MAX_TICKET_SIZE: the largest JSON body of the support workflow.
+    pub max_ticket: usize,
+}
+
+impl Default for EdgeLimits {
+    /// The core's defaults, for an edge-only build that has no core configuration at hand.
+    fn default() -> Self {
+        Self {
+            max_message: crate::core_client::DEFAULT_MAX_MESSAGE,
+            max_ticket: quire_proto::transport::DEFAULT_MAX_TICKET_SIZE,
+        }
+    }
+}
+
+#[cfg(feature = "embedded-core")]
+impl EdgeLimits {
+    pub fn of(core: &quire_core::CoreConfig) -> Self {
+        Self {
+            max_message: core.grpc_max_message_size,
+            max_ticket: core.max_ticket_size,
+        }
+    }
+}
+
+/// Serves the edge on a bound listener until `shutdown` resolves.
 pub async fn serve_edge(
     listener: TcpListener,
     core_url: &str,
-    max_message: usize,
+    limits: EdgeLimits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let state = EdgeState {
-        core: CoreClients::connect_lazy(core_url, max_message)?,
+        core: CoreClients::connect_lazy(core_url, limits.max_message)?,
+        max_ticket: limits.max_ticket,
     };
     tracing::info!(addr = %listener.local_addr()?, core = core_url, "http edge listening");
     axum::serve(listener, app(state))
@@ -31,9 +60,9 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
         core.base_url = Some(format!("http://{}", http.local_addr()?));
     }
     let shutdown = shutdown_signal();
-    let max_message = core.grpc_max_message_size;
+    let limits = EdgeLimits::of(&core);
     match edge.core_url {
-        Some(url) => serve_edge(http, &url, max_message, shutdown).await,
+        Some(url) => serve_edge(http, &url, limits, shutdown).await,
         None => {
             let grpc = TcpListener::bind(core.grpc_addr).await?;
             let url = format!("http://{}", grpc.local_addr()?);
@@ -43,7 +72,7 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
                 grpc,
                 shutdown_signal(),
             ));
-            let edge_result = serve_edge(http, &url, max_message, shutdown).await;
+            let edge_result = serve_edge(http, &url, limits, shutdown).await;
             core_task.abort();
             edge_result
         }
@@ -56,13 +85,7 @@ pub async fn run(edge: EdgeConfig) -> anyhow::Result<()> {
         .core_url
         .ok_or_else(|| anyhow::anyhow!("this build has no embedded core: pass --core-url"))?;
     let http = TcpListener::bind(edge.http_addr).await?;
-    serve_edge(
-        http,
-        &url,
-        crate::core_client::DEFAULT_MAX_MESSAGE,
-        shutdown_signal(),
-    )
-    .await
+    serve_edge(http, &url, EdgeLimits::default(), shutdown_signal()).await
 }
 
 async fn shutdown_signal() {

@@ -59,6 +59,7 @@ error_codes! {
     FileNotFound => ("file-not-found", NotFound, 404, "File not found"),
     MethodNotAllowed => ("method-not-allowed", Unimplemented, 405, "Method not allowed"),
     FileTooLarge => ("file-too-large", ResourceExhausted, 413, "File too large"),
+    TicketTooLarge => ("ticket-too-large", ResourceExhausted, 413, "Ticket too large"),
     StorageQuotaExceeded => ("storage-quota-exceeded", ResourceExhausted, 413, "Storage quota exceeded"),
     RangeNotSatisfiable => ("range-not-satisfiable", OutOfRange, 416, "Range not satisfiable"),
     VirusFound => ("virus-found", InvalidArgument, 422, "File rejected by the antivirus"),

@@ -100,9 +100,9 @@ impl Stack {
         ));
         let grpc_url = format!("http://{grpc_addr}");
         let edge_url = grpc_url.clone();
-        let max_message = core.config.grpc_max_message_size;
+        let limits = quire_edge::serve::EdgeLimits::of(&core.config);
         tokio::spawn(async move {
-            quire_edge::serve::serve_edge(http, &edge_url, max_message, until(rx)).await
+            quire_edge::serve::serve_edge(http, &edge_url, limits, until(rx)).await
         });
         Stack {
             base: format!("http://{http_addr}"),

@@ -88,8 +88,7 @@ both_databases!(scopes_decide_what_a_key_may_call, |db| {
             .unwrap();
         problem(response, 403, "missing-scope").await;
     }
-    // The support workflow accepts read, upload or process; its engine is not there yet, so
-    // an authorized call gets 501 (and is not counted), never 403.
+    // The support workflow accepts read, upload or process.
     for scopes in ["read", "upload", "process"] {
         let key = stack.key_for(account, scopes).await;
         let response = client
@@ -99,7 +98,7 @@ both_databases!(scopes_decide_what_a_key_may_call, |db| {
             .send()
             .await
             .unwrap();
-        problem(response, 501, "not-implemented").await;
+        assert_eq!(response.status(), 200, "scopes {scopes}");
     }
     let process_key = stack.key_for(account, "process").await;
     let response = client
@@ -153,5 +152,6 @@ both_databases!(scopes_decide_what_a_key_may_call, |db| {
         detail.contains("screen, ebook, printer, prepress"),
         "{body}"
     );
-    assert_eq!(stack.calls_today(account).await, 0);
+    // Only the three support calls were served, so only they count.
+    assert_eq!(stack.calls_today(account).await, 3);
 });

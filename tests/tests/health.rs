@@ -90,7 +90,7 @@ async fn not_ready_while_the_core_is_unreachable() {
     let base = format!("http://{}", http.local_addr().unwrap());
     let core_url = format!("http://{addr}");
     tokio::spawn(async move {
-        quire_edge::serve::serve_edge(http, &core_url, 1 << 24, async {
+        quire_edge::serve::serve_edge(http, &core_url, Default::default(), async {
             let _ = rx.await;
         })
         .await

@@ -1,14 +1,22 @@
-//! quire.v1.SupportService. The workflow arrives with its own work; until then calls are
-//! authenticated and authorized, then answered UNIMPLEMENTED without being counted.
+//! quire.v1.SupportService: admit, validate, destructure, run the workflow off the runtime,
+//! map the result.
 
 use quire_proto::{
     ErrorCode,
-    v1::{AutoReplyRequest, AutoReplyResponse, support_service_server::SupportService},
+    v1::{
+        AnonymizationStats, AutoReplyRequest, AutoReplyResponse,
+        support_service_server::SupportService,
+    },
 };
 use tonic::{Request, Response, Status};
 
-use super::gate;
-use crate::{Core, auth::ScopeRule, error::ApiError};
+use super::gate::{self, respond};
+use crate::{
+    Core,
+    auth::ScopeRule,
+    error::{ApiError, ApiResult},
+    support::{self, Locale, Reply, Ticket},
+};
 
 pub struct SupportApi {
     core: Core,
@@ -26,11 +34,75 @@ impl SupportService for SupportApi {
         &self,
         request: Request<AutoReplyRequest>,
     ) -> Result<Response<AutoReplyResponse>, Status> {
-        gate::authorize(&self.core, request.metadata(), ScopeRule::ANY).await?;
-        Err(ApiError::new(
-            ErrorCode::NotImplemented,
-            "the support workflow is not available on this server yet; the call was not counted",
-        )
-        .into())
+        let admitted = gate::admit(&self.core, request.metadata(), ScopeRule::ANY).await?;
+        let AutoReplyRequest {
+            raw_log,
+            ticket_context,
+            locale,
+        } = request.into_inner();
+        match self.run(raw_log, ticket_context, &locale).await {
+            Ok(reply) => Ok(respond(response(reply), admitted.metadata())),
+            Err(err) => Err(admitted.annotate(err).into()),
+        }
+    }
+}
+
+impl SupportApi {
+    async fn run(
+        &self,
+        raw_log: String,
+        context: Option<String>,
+        locale: &str,
+    ) -> ApiResult<Reply> {
+        let locale = Locale::parse(locale).ok_or_else(|| {
+            ApiError::invalid(format!(
+                "locale {locale:?} is not supported: use one of {} (default fr)",
+                Locale::NAMES.join(", ")
+            ))
+        })?;
+        let context = context.unwrap_or_default();
+        let limit = self.core.config.max_ticket_size;
+        let size = raw_log.len() + context.len();
+        if size > limit {
+            return Err(ApiError::new(
+                ErrorCode::TicketTooLarge,
+                format!(
+                    "the ticket is {size} bytes (rawLog plus ticketContext) and the limit is \
+                     {limit}: send the relevant part of the log"
+                ),
+            ));
+        }
+        self.core
+            .cpu
+            .run("the support workflow", move || {
+                support::auto_reply(&Ticket {
+                    raw_log: &raw_log,
+                    context: &context,
+                    locale,
+                })
+            })
+            .await
+    }
+}
+
+fn response(reply: Reply) -> AutoReplyResponse {
+    let Reply {
+        anonymized,
+        summary,
+        draft_response,
+        stats,
+    } = reply;
+    AutoReplyResponse {
+        anonymized,
+        summary,
+        draft_response,
+        stats: Some(AnonymizationStats {
+            ipv4: stats.ipv4,
+            ipv6: stats.ipv6,
+            email: stats.email,
+            domain_user: stats.domain_user,
+            fqdn: stats.fqdn,
+            total: stats.total(),
+        }),
     }
 }

@@ -5,13 +5,14 @@
 //! follow "the same host failed again".
 
 use std::{
-    collections::HashMap,
+    borrow::Cow,
     net::{Ipv4Addr, Ipv6Addr},
     sync::LazyLock,
 };
 
 use aho_corasick::{AhoCorasick, MatchKind};
-use regex::Regex;
+use foldhash::HashMap;
+use regex_automata::meta;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -74,7 +75,6 @@ pub struct Found {
     pub kind: Kind,
     pub start: usize,
     pub end: usize,
-    pub placeholder: String,
 }
 
 #[derive(Debug, Default)]
@@ -88,11 +88,12 @@ pub struct Anonymized {
 /// host name so an address's domain stays part of the address; IPv6 before IPv4 so an
 /// IPv4-mapped address is one item.
 static PATTERNS: LazyLock<[(Kind, &'static str); 5]> = LazyLock::new(|| {
-    let email = r"[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,62}[A-Za-z0-9_%+-])?@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+";
-    let domain_user = r"(?:NT AUTHORITY|[A-Za-z0-9][A-Za-z0-9.-]{0,62})\\(?:[A-Za-z0-9][A-Za-z0-9._$-]{0,63}(?: (?:SERVICE|SYSTEM))?)";
+    let email =
+        r"[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9][A-Za-z0-9-]*(?:\.[A-Za-z0-9][A-Za-z0-9-]*)+";
+    let domain_user = r"(?:NT AUTHORITY|[A-Za-z0-9][A-Za-z0-9.-]*)\\[A-Za-z0-9][A-Za-z0-9._$-]*(?: (?:SERVICE|SYSTEM))?";
     let ipv6 = r"\[?(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f.]*(?:%[A-Za-z0-9_.-]+)?\]?";
-    let ipv4 = r"\d+(?:\.\d+)+";
-    let fqdn = r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]{0,62}";
+    let ipv4 = r"[0-9]+(?:\.[0-9]+)+";
+    let fqdn = r"(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z][A-Za-z0-9-]*";
     [
         (Kind::Email, email),
         (Kind::DomainUser, domain_user),
@@ -102,30 +103,17 @@ static PATTERNS: LazyLock<[(Kind, &'static str); 5]> = LazyLock::new(|| {
     ]
 });
 
-/// All five patterns as one alternation: `find_iter` on it runs on the fast DFA engines, where
-/// capture groups would force the slow ones over the whole log.
-static CANDIDATES: LazyLock<Regex> = LazyLock::new(|| {
-    let alternation: Vec<&str> = PATTERNS.iter().map(|(_, p)| *p).collect();
-    // The bounded repetitions of host labels make a large automaton: give the lazy DFA room so
-    // it does not keep clearing its cache on long logs.
-    regex::RegexBuilder::new(&alternation.join("|"))
-        .dfa_size_limit(64 << 20)
-        .build()
+/// All five patterns as one leftmost-first multi-pattern regex (the same matches as their
+/// alternation, in the same order of preference), which also says which pattern matched.
+/// Searching for spans alone runs on the fast DFA engines, where capture groups would force
+/// the slow ones.
+static CANDIDATES: LazyLock<meta::Regex> = LazyLock::new(|| {
+    let patterns: Vec<&str> = PATTERNS.iter().map(|(_, p)| *p).collect();
+    // Give the lazy DFA room, so it does not keep clearing its cache on long logs.
+    meta::Regex::builder()
+        .configure(meta::Config::new().hybrid_cache_capacity(64 << 20))
+        .build_many(&patterns)
         .expect("static pattern")
-});
-
-/// Each pattern anchored, to tell which alternative produced a match (the first that matches
-/// the whole span, as leftmost-first alternation would have chosen).
-static ANCHORED: LazyLock<Vec<(Kind, Regex)>> = LazyLock::new(|| {
-    PATTERNS
-        .iter()
-        .map(|(kind, p)| {
-            (
-                *kind,
-                Regex::new(&format!("^(?:{p})$")).expect("static pattern"),
-            )
-        })
-        .collect()
 });
 
 /// File extensions that are also country-code TLDs (.md, .py, .rs, .sh, ...): `README.md` is a
@@ -143,90 +131,251 @@ const REVERSE_DNS_ROOTS: &[&str] = &[
     "com", "org", "net", "io", "java", "javax", "android", "kotlin", "scala", "edu", "gov",
 ];
 
+/// The placeholder given to each value so far, across the texts of one request.
+#[derive(Debug, Default)]
+struct Pseudonyms {
+    /// Per kind: key → placeholder.
+    given: [HashMap<String, String>; Kind::ALL.len()],
+    last_index: [usize; Kind::ALL.len()],
+}
+
+impl Pseudonyms {
+    fn placeholder(&mut self, kind: Kind, key: &str) -> &str {
+        let given = &mut self.given[kind as usize];
+        if !given.contains_key(key) {
+            let last = &mut self.last_index[kind as usize];
+            *last += 1;
+            given.insert(key.to_owned(), format!("[{}_{last}]", kind.label()));
+        }
+        given.get(key).map_or("", String::as_str)
+    }
+}
+
 /// Replaces every sensitive item of `text` and counts the replacements.
+pub fn anonymize(text: &str) -> Anonymized {
+    anonymize_all(&[text]).pop().unwrap_or_default()
+}
+
+/// An item: its span, its kind, and the key its pseudonym is given by.
+type Item<'t> = (usize, usize, Kind, Cow<'t, str>);
+
+/// Anonymizes the texts of one request (the log and the ticket context) together: the same
+/// value gets the same placeholder in all of them, and a value judged sensitive in one is
+/// masked in the others too.
 ///
 /// Pass one finds and validates candidates. Pass two masks every other literal occurrence of a
 /// value pass one judged sensitive (`10.0.0.1` inside `v10.0.0.1`, an address before a colon),
 /// so no value that was counted anywhere survives anywhere.
-pub fn anonymize(text: &str) -> Anonymized {
-    let mut items: Vec<(usize, usize, Kind, String)> = CANDIDATES
-        .find_iter(text)
-        .filter_map(|m| accept(text, m.start(), m.end()))
-        .map(|(kind, start, end, key)| (start, end, kind, key))
+pub fn anonymize_all(texts: &[&str]) -> Vec<Anonymized> {
+    let windows: Vec<Vec<(usize, usize)>> = texts.iter().map(|text| windows(text)).collect();
+    let mut items: Vec<Vec<Item<'_>>> = texts
+        .iter()
+        .zip(&windows)
+        .map(|(text, windows)| {
+            candidates(text, windows)
+                .filter_map(|(kind, start, end)| accept(text, kind, start, end))
+                .map(|(kind, start, end, key)| (start, end, kind, key))
+                .collect()
+        })
         .collect();
-    if let Some(more) = other_occurrences(text, &items) {
-        items.extend(more);
-        items.sort_by_key(|item| item.0);
+    let more: Vec<Vec<Item<'static>>> = {
+        let mut values: HashMap<&str, (Kind, &str)> = HashMap::default();
+        for (text, items) in texts.iter().zip(&items) {
+            for (start, end, kind, key) in items {
+                values.entry(&text[*start..*end]).or_insert((*kind, key));
+            }
+        }
+        texts
+            .iter()
+            .zip(&windows)
+            .zip(&items)
+            .map(|((text, windows), items)| other_occurrences(text, windows, items, &values))
+            .collect()
+    };
+    for (items, more) in items.iter_mut().zip(more) {
+        if !more.is_empty() {
+            items.extend(more);
+            items.sort_by_key(|item| item.0);
+        }
     }
+    let mut pseudonyms = Pseudonyms::default();
+    texts
+        .iter()
+        .zip(items)
+        .map(|(text, items)| replace(text, items, &mut pseudonyms))
+        .collect()
+}
 
+fn replace(text: &str, items: Vec<Item<'_>>, pseudonyms: &mut Pseudonyms) -> Anonymized {
     let mut out = Anonymized {
         text: String::with_capacity(text.len()),
         ..Default::default()
     };
-    let mut pseudonyms: HashMap<(Kind, String), usize> = HashMap::new();
-    let mut next_index: HashMap<Kind, usize> = HashMap::new();
     let mut copied = 0;
     for (start, end, kind, key) in items {
-        let index = *pseudonyms.entry((kind, key)).or_insert_with(|| {
-            let next = next_index.entry(kind).or_insert(0);
-            *next += 1;
-            *next
-        });
-        let placeholder = format!("[{}_{index}]", kind.label());
         out.text.push_str(&text[copied..start]);
-        out.text.push_str(&placeholder);
+        out.text.push_str(pseudonyms.placeholder(kind, &key));
         copied = end;
         out.stats.count(kind);
-        out.found.push(Found {
-            kind,
-            start,
-            end,
-            placeholder,
-        });
+        out.found.push(Found { kind, start, end });
     }
     out.text.push_str(&text[copied..]);
     out
 }
 
-/// Literal occurrences of the values in `items` that no item covers yet.
+/// Bytes an item can be made of (the union of the patterns' classes). A match never holds any
+/// other byte, except the spaces of `NT AUTHORITY\` and of `\LOCAL SERVICE`.
+const ITEM_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'.' | b'_' | b'%' | b'+' | b'-' | b'@' | b'\\' | b':' | b'[' | b']' | b'$'
+            );
+        b += 1;
+    }
+    table
+};
+
+/// Spans of CANDIDATES matches in `windows`: the same as `CANDIDATES.find_iter(text)` gives
+/// wherever a match could be accepted, found faster. The text is cut into runs of item bytes (no
+/// match crosses a run's edge, see ITEM_BYTE), and the regex runs only on the runs that hold
+/// what some kind needs: `@`, `\`, a dot before a letter or digit, or the colons of an IPv6
+/// address (`::` or seven of them). Most of a log is words, times and punctuation, which this
+/// skips at the speed of a table lookup per byte.
+fn candidates<'t>(
+    text: &'t str,
+    windows: &'t [(usize, usize)],
+) -> impl Iterator<Item = (Kind, usize, usize)> + 't {
+    windows.iter().flat_map(move |&(start, end)| {
+        CANDIDATES.find_iter(&text[start..end]).map(move |m| {
+            (
+                PATTERNS[m.pattern().as_usize()].0,
+                start + m.start(),
+                start + m.end(),
+            )
+        })
+    })
+}
+
+/// The runs worth a regex search, as merged windows in text order.
+fn windows(text: &str) -> Vec<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let n = bytes.len();
+    let run_start_before = |mut i: usize| {
+        while i > 0 && ITEM_BYTE[bytes[i - 1] as usize] {
+            i -= 1;
+        }
+        i
+    };
+    let run_end_from = |mut i: usize| {
+        while i < n && ITEM_BYTE[bytes[i] as usize] {
+            i += 1;
+        }
+        i
+    };
+    let mut windows: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < n {
+        if !ITEM_BYTE[bytes[i] as usize] {
+            i += 1;
+            continue;
+        }
+        let mut start = i;
+        let (mut at, mut backslash, mut dot, mut colons, mut double_colon) =
+            (false, false, false, 0u32, false);
+        while i < n && ITEM_BYTE[bytes[i] as usize] {
+            match bytes[i] {
+                b'@' => at = true,
+                b'\\' => backslash = true,
+                b'.' => dot |= bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric),
+                b':' => {
+                    colons += 1;
+                    double_colon |= bytes.get(i + 1) == Some(&b':');
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let mut end = i;
+        if !(at || backslash || dot || double_colon || colons >= 7) {
+            continue;
+        }
+        if backslash {
+            // `NT AUTHORITY\SYSTEM` and `NT AUTHORITY\LOCAL SERVICE`: take in the words around.
+            if text[..start].ends_with("NT ") {
+                start = run_start_before(start - 1);
+            }
+            if [" SERVICE", " SYSTEM"]
+                .iter()
+                .any(|w| text[end..].starts_with(w))
+            {
+                end = run_end_from(end + 1);
+            }
+        }
+        match windows.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => windows.push((start, end)),
+        }
+        i = i.max(end);
+    }
+    windows
+}
+
+/// Literal occurrences of `values` in `text` that none of its `items` covers yet. Every value
+/// holds a byte that makes a window (a dot before a letter or digit, `@`, `\`, `::` or seven
+/// colons), so its occurrences lie in windows; an occurrence that overlaps no item lies in a gap
+/// between items. Only those gaps are searched.
 fn other_occurrences(
     text: &str,
-    items: &[(usize, usize, Kind, String)],
-) -> Option<Vec<(usize, usize, Kind, String)>> {
-    let mut values: HashMap<&str, (Kind, &str)> = HashMap::new();
-    for (start, end, kind, key) in items {
-        values.entry(&text[*start..*end]).or_insert((*kind, key));
-    }
+    windows: &[(usize, usize)],
+    items: &[Item<'_>],
+    values: &HashMap<&str, (Kind, &str)>,
+) -> Vec<Item<'static>> {
     let literals: Vec<&str> = values.keys().copied().collect();
     // Leftmost-longest: `10.0.0.10` wins over `10.0.0.1` at the same position.
-    let finder = AhoCorasick::builder()
+    let Ok(finder) = AhoCorasick::builder()
         .match_kind(MatchKind::LeftmostLongest)
         .build(&literals)
-        .ok()?;
-    // Pass-one items are in text order and do not overlap: the first one ending after `start`
-    // is the only one that can overlap [start, end).
-    let covered = |start: usize, end: usize| {
-        let i = items.partition_point(|(_, e, ..)| *e <= start);
-        items.get(i).is_some_and(|(s, ..)| *s < end)
+    else {
+        return Vec::new();
     };
-    let more: Vec<_> = finder
-        .find_iter(text)
-        .filter(|m| !covered(m.start(), m.end()))
-        .filter_map(|m| {
-            let (kind, key) = values.get(&text[m.start()..m.end()])?;
-            Some((m.start(), m.end(), *kind, (*key).to_owned()))
-        })
-        .collect();
-    (!more.is_empty()).then_some(more)
+    let mut more = Vec::new();
+    let mut search = |from: usize, to: usize| {
+        if from >= to {
+            return;
+        }
+        for m in finder.find_iter(&text[from..to]) {
+            let (start, end) = (from + m.start(), from + m.end());
+            if let Some((kind, key)) = values.get(&text[start..end]) {
+                more.push((start, end, *kind, Cow::Owned((*key).to_owned())));
+            }
+        }
+    };
+    let mut next_item = 0;
+    for &(window_start, window_end) in windows {
+        let mut gap_start = window_start;
+        while let Some((start, end, ..)) = items.get(next_item).filter(|i| i.0 < window_end) {
+            search(gap_start, *start);
+            gap_start = *end;
+            next_item += 1;
+        }
+        search(gap_start, window_end);
+    }
+    more
 }
 
 /// Validates one candidate: its kind, the span to replace, and the key pseudonyms are keyed on.
-fn accept(text: &str, start: usize, end: usize) -> Option<(Kind, usize, usize, String)> {
+fn accept(
+    text: &str,
+    kind: Kind,
+    start: usize,
+    end: usize,
+) -> Option<(Kind, usize, usize, Cow<'_, str>)> {
     let candidate = &text[start..end];
-    let kind = ANCHORED
-        .iter()
-        .find(|(_, re)| re.is_match(candidate))
-        .map(|(kind, _)| *kind)?;
     let before = text[..start].chars().next_back();
     let after = text[end..].chars().next();
     match kind {
@@ -235,13 +384,14 @@ fn accept(text: &str, start: usize, end: usize) -> Option<(Kind, usize, usize, S
             if before.is_some_and(|c| c.is_alphanumeric() || c == '@') {
                 return None;
             }
-            let domain = candidate.rsplit_once('@')?.1;
-            let key = candidate.to_lowercase();
-            is_public_host(domain).then_some((Kind::Email, start, end, key))
+            let (local, domain) = candidate.rsplit_once('@')?;
+            if local.len() > 64 || local.ends_with('.') || !is_public_host(domain) {
+                return None;
+            }
+            Some((Kind::Email, start, end, lowercase(candidate)))
         }
-        Kind::DomainUser => {
-            domain_user(candidate, before).map(|key| (Kind::DomainUser, start, end, key))
-        }
+        Kind::DomainUser => domain_user(candidate, before)
+            .map(|key| (Kind::DomainUser, start, end, Cow::Owned(key))),
         Kind::Ipv6 => ipv6(candidate, start, before, after),
         Kind::Ipv4 => {
             if before.is_some_and(|c| c.is_alphanumeric() || c == '.' || c == '_' || c == '-')
@@ -249,8 +399,9 @@ fn accept(text: &str, start: usize, end: usize) -> Option<(Kind, usize, usize, S
             {
                 return None;
             }
-            let addr: Ipv4Addr = strict_ipv4(candidate)?;
-            Some((Kind::Ipv4, start, end, addr.to_string()))
+            // Strict form is canonical: the text is the key.
+            strict_ipv4(candidate)?;
+            Some((Kind::Ipv4, start, end, Cow::Borrowed(candidate)))
         }
         Kind::Fqdn => {
             fqdn(text, candidate, start, before, after).map(|key| (Kind::Fqdn, start, end, key))
@@ -260,18 +411,16 @@ fn accept(text: &str, start: usize, end: usize) -> Option<(Kind, usize, usize, S
 
 /// Four decimal octets, each 0–255 without a sign or a leading zero beyond `0` itself.
 fn strict_ipv4(candidate: &str) -> Option<Ipv4Addr> {
-    let parts: Vec<&str> = candidate.split('.').collect();
-    if parts.len() != 4 {
-        return None;
-    }
     let mut octets = [0u8; 4];
-    for (octet, part) in octets.iter_mut().zip(&parts) {
+    let mut parts = candidate.split('.');
+    for octet in &mut octets {
+        let part = parts.next()?;
         if part.is_empty() || part.len() > 3 || (part.len() > 1 && part.starts_with('0')) {
             return None;
         }
         *octet = part.parse().ok()?;
     }
-    Some(Ipv4Addr::from(octets))
+    parts.next().is_none().then_some(Ipv4Addr::from(octets))
 }
 
 /// Any form std::net accepts, with an optional zone id; in `[addr]:port` only the address is
@@ -281,7 +430,7 @@ fn ipv6(
     start: usize,
     before: Option<char>,
     after: Option<char>,
-) -> Option<(Kind, usize, usize, String)> {
+) -> Option<(Kind, usize, usize, Cow<'static, str>)> {
     if before.is_some_and(|c| c.is_alphanumeric() || c == ':' || c == '_') {
         return None; // std::vector, or the middle of a longer token
     }
@@ -308,10 +457,10 @@ fn ipv6(
     if !addr.contains("::") && addr.split(':').count() != 8 && !addr.contains('.') {
         return None;
     }
-    let key = match zone {
+    let key = Cow::Owned(match zone {
         Some(zone) => format!("{parsed}%{zone}"),
         None => parsed.to_string(),
-    };
+    });
     let span_start = start + open;
     Some((Kind::Ipv6, span_start, span_start + inner.len(), key))
 }
@@ -333,21 +482,24 @@ fn domain_user(candidate: &str, before: Option<char>) -> Option<String> {
                 .chars()
                 .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-'));
     let dns = domain.contains('.') && is_public_host(domain);
-    if !(netbios || dns) || user.is_empty() {
+    let account = user
+        .trim_end_matches(" SERVICE")
+        .trim_end_matches(" SYSTEM");
+    if !(netbios || dns) || account.is_empty() || account.len() > 64 {
         return None;
     }
-    Some(candidate.to_uppercase())
+    Some(candidate.to_ascii_uppercase())
 }
 
 /// A host name: two labels or more, ending in a real public suffix, not a file name, not a
 /// reverse-DNS identifier, not a version.
-fn fqdn(
+fn fqdn<'t>(
     text: &str,
-    name: &str,
+    name: &'t str,
     start: usize,
     before: Option<char>,
     after: Option<char>,
-) -> Option<String> {
+) -> Option<Cow<'t, str>> {
     if before.is_some_and(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | '\\' | '$')) {
         return None;
     }
@@ -374,13 +526,43 @@ fn fqdn(
     }) {
         return None;
     }
-    Some(name.to_ascii_lowercase())
+    Some(lowercase(name))
 }
 
-/// A name whose suffix is on the public-suffix list and that has a label before it.
+/// ASCII lowercase, borrowed when there is nothing to change (most names and addresses).
+fn lowercase(s: &str) -> Cow<'_, str> {
+    if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(s.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
+/// A name whose suffix is on the public-suffix list and that has a label before it, made of
+/// labels of 1 to 63 letters, digits and inner hyphens, 253 bytes in all (RFC 1035).
 fn is_public_host(name: &str) -> bool {
-    let lower = name.trim_end_matches('.').to_ascii_lowercase();
-    match psl::suffix(lower.as_bytes()) {
+    let name = name.strip_suffix('.').unwrap_or(name);
+    if name.len() > 253
+        || name.split('.').any(|label| {
+            label.is_empty() || label.len() > 63 || label.starts_with('-') || label.ends_with('-')
+        })
+    {
+        return false;
+    }
+    let name = name.as_bytes();
+    // The list is lowercase; most names fit a stack buffer, which spares an allocation per
+    // candidate.
+    let mut buffer = [0u8; 256];
+    let owned;
+    let lower: &[u8] = if let Some(slot) = buffer.get_mut(..name.len()) {
+        slot.copy_from_slice(name);
+        slot.make_ascii_lowercase();
+        slot
+    } else {
+        owned = name.to_ascii_lowercase();
+        &owned
+    };
+    match psl::suffix(lower) {
         Some(suffix) if suffix.is_known() => lower.len() > suffix.as_bytes().len() + 1,
         _ => false,
     }
@@ -448,6 +630,11 @@ mod tests {
             "🦀",
             " ",
             "\n",
+            "NT ",
+            "NT AUTHORITY\\LOCAL SERVICE",
+            " SYSTEM",
+            "1:2:3:4:5:6:7:8",
+            "10:14:22",
             "/",
             "-",
             "_",
@@ -471,6 +658,18 @@ mod tests {
             }
             let out = anonymize(&text);
             assert_eq!(out.stats.total() as usize, out.found.len());
+            // The windowed search accepts exactly what a search of the whole text accepts.
+            let whole: Vec<_> = CANDIDATES
+                .find_iter(&text)
+                .filter_map(|m| {
+                    let kind = PATTERNS[m.pattern().as_usize()].0;
+                    accept(&text, kind, m.start(), m.end())
+                })
+                .collect();
+            let windowed: Vec<_> = candidates(&text, &windows(&text))
+                .filter_map(|(kind, start, end)| accept(&text, kind, start, end))
+                .collect();
+            assert_eq!(windowed, whole, "{text:?}");
             replaced += out.found.len();
             for f in &out.found {
                 let item = &text[f.start..f.end];

@@ -16,9 +16,6 @@ use serde::{Deserialize, Serialize};
 use super::json_with_metadata;
 use crate::{EdgeState, forward, problem::Problem};
 
-/// Largest JSON body accepted.
-pub const MAX_BODY: usize = 10 * 1024 * 1024;
-
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct SupportInput {
@@ -76,7 +73,8 @@ pub async fn auto_reply(
             ),
         ));
     }
-    let bytes = http_body_util::Limited::new(body, MAX_BODY)
+    let limit = state.max_ticket;
+    let bytes = http_body_util::Limited::new(body, limit)
         .collect()
         .await
         .map_err(|err| {
@@ -85,8 +83,10 @@ pub async fn auto_reply(
                 .is_some()
             {
                 Problem::new(
-                    ErrorCode::FileTooLarge,
-                    format!("the JSON body is larger than {MAX_BODY} bytes: send a shorter log"),
+                    ErrorCode::TicketTooLarge,
+                    format!(
+                        "the JSON body is larger than {limit} bytes: send the relevant part of the log"
+                    ),
                 )
             } else {
                 Problem::new(
@@ -96,14 +96,7 @@ pub async fn auto_reply(
             }
         })?
         .to_bytes();
-    let input: SupportInput = serde_json::from_slice(&bytes).map_err(|err| {
-        Problem::new(
-            ErrorCode::InvalidArgument,
-            format!(
-                "the JSON body is invalid ({err}): send {{\"rawLog\": string, \"ticketContext\"?: string, \"locale\"?: \"fr\"|\"en\"}}"
-            ),
-        )
-    })?;
+    let input = parse(&bytes)?;
     let SupportInput {
         raw_log,
         ticket_context,
@@ -144,4 +137,27 @@ pub async fn auto_reply(
         },
     };
     Ok(json_with_metadata(StatusCode::OK, &metadata, body))
+}
+
+/// The body as a ticket, or a 400 that names the field at fault and shows the expected shape.
+fn parse(bytes: &[u8]) -> Result<SupportInput, Problem> {
+    const SHAPE: &str =
+        r#"send {"rawLog": string, "ticketContext"?: string, "locale"?: "fr" | "en"}"#;
+    let invalid = |detail: String| Problem::new(ErrorCode::InvalidArgument, detail);
+    let mut json = serde_json::Deserializer::from_slice(bytes);
+    let input: SupportInput = serde_path_to_error::deserialize(&mut json).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        invalid(if inner.is_syntax() || inner.is_eof() {
+            format!("the body is not valid JSON ({inner}): {SHAPE}")
+        } else if path == "." {
+            // Missing and unknown fields are reported on the object; serde names them.
+            format!("the JSON body does not fit ({inner}): {SHAPE}")
+        } else {
+            format!("field {path}: {inner}; {SHAPE}")
+        })
+    })?;
+    json.end()
+        .map_err(|err| invalid(format!("the body is not valid JSON ({err}): {SHAPE}")))?;
+    Ok(input)
 }
