@@ -14,9 +14,8 @@
 
 use std::{
     io::Write,
-    net::TcpListener,
     path::{Path, PathBuf},
-    process::{Child, Command, Stdio},
+    process::Command,
     sync::{
         Arc,
         atomic::{AtomicBool, AtomicU64, Ordering},
@@ -25,6 +24,8 @@ use std::{
 };
 
 use quire_core::scan::{ClamdAddr, ClamdScanner, Scanner, Verdict};
+
+mod common;
 
 const MIB: u64 = 1024 * 1024;
 
@@ -233,63 +234,18 @@ fn upload_run(work: &Path, source: &Path, clamd: Option<&str>) -> anyhow::Result
     } else {
         "data-plain"
     });
-    let http = free_port()?;
-    let grpc = free_port()?;
-    let env = |cmd: &mut Command| {
-        cmd.env("QUIRE_DATA_DIR", &data)
-            .env("QUIRE_HTTP_ADDR", format!("127.0.0.1:{http}"))
-            .env("QUIRE_GRPC_ADDR", format!("127.0.0.1:{grpc}"))
-            .env("QUIRE_MAX_UPLOAD_SIZE", (4096 * MIB).to_string())
-            .env("QUIRE_PRO_STORAGE_QUOTA", (8192 * MIB).to_string())
-            .env("QUIRE_LOG", "warn");
-        match clamd {
-            Some(addr) => cmd.env("QUIRE_CLAMD", addr),
-            None => cmd.env("QUIRE_INSECURE_NO_SCAN", "true"),
-        };
-    };
-    let quire = env!("CARGO_BIN_EXE_quire");
-    let admin = |args: &[&str]| -> anyhow::Result<String> {
-        let mut cmd = Command::new(quire);
-        env(&mut cmd);
-        let out = cmd.arg("admin").args(args).output()?;
-        anyhow::ensure!(
-            out.status.success(),
-            "quire admin failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        Ok(String::from_utf8(out.stdout)?)
-    };
-    admin(&[
-        "account",
-        "create",
-        "--email",
-        "bench@example.com",
-        "--plan",
-        "pro",
-    ])?;
-    let key_json = admin(&[
-        "key",
-        "create",
-        "--email",
-        "bench@example.com",
-        "--scopes",
-        "upload",
-        "--name",
-        "bench",
-        "--json",
-    ])?;
-    let key = serde_json::from_str::<serde_json::Value>(&key_json)?["key"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
-
-    let mut cmd = Command::new(quire);
-    env(&mut cmd);
-    let server = ServerGuard(cmd.arg("serve").stdout(Stdio::null()).spawn()?);
-    wait_healthy(http)?;
+    let mut env = vec![
+        ("QUIRE_MAX_UPLOAD_SIZE", (4096 * MIB).to_string()),
+        ("QUIRE_PRO_STORAGE_QUOTA", (8192 * MIB).to_string()),
+    ];
+    match clamd {
+        Some(addr) => env.push(("QUIRE_CLAMD", addr.to_owned())),
+        None => env.push(("QUIRE_INSECURE_NO_SCAN", "true".to_owned())),
+    }
+    let server = common::Server::start(&data, &env, "upload")?;
     std::thread::sleep(Duration::from_millis(500));
-    let pid = server.0.id();
-    let idle = rss_kib(pid);
+    let pid = server.pid();
+    let idle = common::rss_kib(pid);
 
     let peak = Arc::new(AtomicU64::new(idle));
     let done = Arc::new(AtomicBool::new(false));
@@ -297,7 +253,7 @@ fn upload_run(work: &Path, source: &Path, clamd: Option<&str>) -> anyhow::Result
         let (peak, done) = (peak.clone(), done.clone());
         std::thread::spawn(move || {
             while !done.load(Ordering::Relaxed) {
-                peak.fetch_max(rss_kib(pid), Ordering::Relaxed);
+                peak.fetch_max(common::rss_kib(pid), Ordering::Relaxed);
                 std::thread::sleep(Duration::from_millis(20));
             }
         })
@@ -305,10 +261,10 @@ fn upload_run(work: &Path, source: &Path, clamd: Option<&str>) -> anyhow::Result
     let started = Instant::now();
     let out = Command::new("curl")
         .args(["-sS", "--fail-with-body", "-H"])
-        .arg(format!("Authorization: Bearer {key}"))
+        .arg(format!("Authorization: Bearer {}", server.key))
         .arg("-F")
         .arg(format!("file=@{}", source.display()))
-        .arg(format!("http://127.0.0.1:{http}/api/upload"))
+        .arg(server.url("/api/upload"))
         .output()?;
     let elapsed = started.elapsed();
     done.store(true, Ordering::Relaxed);
@@ -327,45 +283,10 @@ fn upload_run(work: &Path, source: &Path, clamd: Option<&str>) -> anyhow::Result
     })
 }
 
-struct ServerGuard(Child);
-
-impl Drop for ServerGuard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn time(f: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<Duration> {
     let started = Instant::now();
     f()?;
     Ok(started.elapsed())
-}
-
-fn free_port() -> anyhow::Result<u16> {
-    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
-}
-
-fn wait_healthy(port: u16) -> anyhow::Result<()> {
-    for _ in 0..200 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return Ok(());
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    anyhow::bail!("quire serve did not start on port {port}")
-}
-
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find_map(|l| l.strip_prefix("VmRSS:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        })
-        .unwrap_or(0)
 }
 
 /// Incompressible bytes (xorshift), so nothing downstream can shortcut them.

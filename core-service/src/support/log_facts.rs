@@ -6,7 +6,7 @@ use std::{collections::HashMap, sync::LazyLock};
 use chrono::{NaiveDate, NaiveDateTime, TimeDelta};
 use regex::Regex;
 
-use super::words::Vocabulary;
+use super::words::{Vocabulary, ascii_regex};
 
 /// Lines quoted in a summary at most.
 const TELLING_LINES: usize = 5;
@@ -172,28 +172,27 @@ static SERVICE_WORDS: LazyLock<(Vocabulary, Vec<&'static str>)> = LazyLock::new(
 
 /// `service=auth-api`, `component: billing`, `sshd.service`.
 static NAMED_COMPONENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    ascii_regex(
         r#"(?i)(?:\b(?:service|svc|component|module|unit|app)\s*[=:]\s*"?([A-Za-z][\w.-]{1,40})|\b([A-Za-z][\w-]{1,40})\.service\b)"#,
     )
-    .expect("static pattern")
 });
 
 /// `attempt 3`, `attempt 3/5`, `retry #4`, `tentative 2 sur 5`, `essai n°3`.
 static ATTEMPT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:attempt|attempts|try|retry|retrying|tentative|essai)\s*(?:#|n°|no\.?|number)?\s*(\d{1,4})\b")
-        .expect("static pattern")
+    ascii_regex(
+        r"(?i)\b(?:attempt|attempts|try|retry|retrying|tentative|essai)\s*(?:#|n°|no\.?|number)?\s*(\d{1,4})\b",
+    )
 });
 
 /// ISO 8601 and its common relatives, day-first dates with a time, syslog's `Mar 12 10:14:22`,
 /// and a bare time at the start of a line.
 static TIMESTAMP: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(concat!(
+    ascii_regex(concat!(
         r"(?:(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})[T ](?P<h>\d{2}):(?P<mi>\d{2})(?::(?P<s>\d{2}))?)",
         r"|(?:(?P<d2>\d{2})/(?P<mo2>\d{2})/(?P<y2>\d{4})[ ,T]+(?P<h2>\d{2}):(?P<mi2>\d{2})(?::(?P<s2>\d{2}))?)",
         r"|(?:\b(?P<mon>Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +(?P<d3>\d{1,2}) (?P<h3>\d{2}):(?P<mi3>\d{2}):(?P<s3>\d{2}))",
         r"|(?:^\[?(?P<h4>\d{2}):(?P<mi4>\d{2}):(?P<s4>\d{2}))",
     ))
-    .expect("static pattern")
 });
 
 /// Reads the facts of an anonymized log in one pass over its lines.

@@ -5,7 +5,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{classify::Category, log_facts::LogFacts, words::Vocabulary};
+use super::{
+    classify::Category,
+    log_facts::LogFacts,
+    words::{Vocabulary, ascii_regex as regex},
+};
 
 /// One piece of information a reply may ask for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,10 +109,6 @@ fn given(need: Need, e: &Evidence<'_>) -> bool {
     }
 }
 
-fn regex(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("static pattern")
-}
-
 static SINCE_WORDS: LazyLock<Vocabulary> = LazyLock::new(|| {
     Vocabulary::new([
         "since",
@@ -145,7 +145,7 @@ static CLOCK_TIME: LazyLock<Regex> = LazyLock::new(|| {
     regex(r"\b\d{1,2}(?:h\d{0,2}|:\d{2})\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
 });
 static QUOTED: LazyLock<Regex> =
-    LazyLock::new(|| regex(r#"(?i)(?:error|erreur|message)\s*:?\s*["«“']"#));
+    LazyLock::new(|| regex(r#"(?i)(?:error|erreur|message)\s*:?\s*(?:"|«|“|')"#));
 static SYSTEMS: LazyLock<Vocabulary> = LazyLock::new(|| {
     Vocabulary::new([
         "windows",
@@ -284,7 +284,7 @@ static INVOICE_NUMBER: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 static AMOUNT: LazyLock<Regex> = LazyLock::new(|| {
-    regex(r"(?i)\d+(?:[.,]\d{1,2})?\s?(?:€|eur\b|euros?\b|\$|usd\b|£|gbp\b|chf\b)|[€$£]\s?\d")
+    regex(r"(?i)\d+(?:[.,]\d{1,2})?\s?(?:€|eur\b|euros?\b|\$|usd\b|£|gbp\b|chf\b)|(?:€|\$|£)\s?\d")
 });
 static SIZE: LazyLock<Regex> = LazyLock::new(|| {
     regex(

@@ -35,6 +35,16 @@ impl Vocabulary {
     }
 }
 
+/// Patterns run over whole logs: ASCII classes and case folding keep them on the fast DFA
+/// engines (Unicode word boundaries and `\d` would drop them to the slow ones on accented
+/// text); their literals may still be any UTF-8.
+pub fn ascii_regex(pattern: &str) -> regex::Regex {
+    regex::RegexBuilder::new(pattern)
+        .unicode(false)
+        .build()
+        .expect("static pattern")
+}
+
 /// A keyword counts only as a whole word: `rame` is not in `parametre`, `ms` not in `items`.
 /// A keyword that ends in punctuation (`550 5.`) may run on into the next word.
 fn whole_word(text: &str, start: usize, end: usize) -> bool {

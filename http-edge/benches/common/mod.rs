@@ -1,0 +1,102 @@
+//! What the benchmarks share: a real `quire serve` on fresh ports and data with a Pro account
+//! and key, and the server's resident memory.
+
+// Each benchmark uses part of this module.
+#![allow(dead_code)]
+
+use std::{
+    net::TcpListener,
+    path::Path,
+    process::{Child, Command, Stdio},
+    time::Duration,
+};
+
+/// A running `quire serve`, killed on drop.
+pub struct Server {
+    child: Child,
+    http: u16,
+    pub key: String,
+}
+
+impl Server {
+    /// Starts `quire serve` with its data in `data`, the settings in `env`, and a Pro account
+    /// whose key has `scopes`.
+    pub fn start(data: &Path, env: &[(&str, String)], scopes: &str) -> anyhow::Result<Server> {
+        let http = free_port()?;
+        let grpc = free_port()?;
+        let quire = env!("CARGO_BIN_EXE_quire");
+        let command = || {
+            let mut cmd = Command::new(quire);
+            cmd.env("QUIRE_DATA_DIR", data)
+                .env("QUIRE_HTTP_ADDR", format!("127.0.0.1:{http}"))
+                .env("QUIRE_GRPC_ADDR", format!("127.0.0.1:{grpc}"))
+                .env("QUIRE_LOG", "warn")
+                .envs(env.iter().map(|(k, v)| (k, v)));
+            cmd
+        };
+        let admin = |args: &[&str]| -> anyhow::Result<String> {
+            let out = command().arg("admin").args(args).output()?;
+            anyhow::ensure!(
+                out.status.success(),
+                "quire admin failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            Ok(String::from_utf8(out.stdout)?)
+        };
+        let email = "bench@example.com";
+        admin(&["account", "create", "--email", email, "--plan", "pro"])?;
+        let key_json = admin(&[
+            "key", "create", "--email", email, "--scopes", scopes, "--name", "bench", "--json",
+        ])?;
+        let key = serde_json::from_str::<serde_json::Value>(&key_json)?["key"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        let child = command().arg("serve").stdout(Stdio::null()).spawn()?;
+        let server = Server { child, http, key };
+        wait_listening(http)?;
+        Ok(server)
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.http)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> anyhow::Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+fn wait_listening(port: u16) -> anyhow::Result<()> {
+    for _ in 0..200 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    anyhow::bail!("quire serve did not start on port {port}")
+}
+
+/// Resident memory of a process, in KiB.
+pub fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
