@@ -172,7 +172,7 @@ fn generate_log(bytes: usize, template_every: u64) -> String {
         x ^= x >> 7;
         x ^= x << 17;
         let (a, b, c, n) = (x % 250, (x >> 8) % 250, (x >> 16) % 250, (x >> 24) % 500);
-        let template = if line_no % template_every == 0 {
+        let template = if line_no.is_multiple_of(template_every) {
             LINES[(x >> 32) as usize % LINES.len()]
         } else {
             PLAIN[(x >> 32) as usize % PLAIN.len()]
