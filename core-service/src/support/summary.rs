@@ -58,7 +58,7 @@ pub fn write(
     );
     let _ = write!(out, "{} {lines}", if fr { "Journal :" } else { "Log:" });
     match (&facts.first, &facts.last, facts.span()) {
-        (Some(first), Some(last), Some(span)) => {
+        (Some(first), Some(last), Some(span)) if span > chrono::TimeDelta::zero() => {
             let span = phrases::duration(span, locale);
             if fr {
                 let _ = write!(out, ", du {} au {} ({span})", first.text, last.text);
@@ -67,12 +67,7 @@ pub fn write(
             }
         }
         (Some(first), ..) => {
-            let _ = write!(
-                out,
-                ", {} {}",
-                if fr { "à partir de" } else { "from" },
-                first.text
-            );
+            let _ = write!(out, ", {} {}", if fr { "à" } else { "at" }, first.text);
         }
         _ => out.push_str(if fr {
             ", sans horodatage"
