@@ -433,20 +433,13 @@ const LOG_REPEAT_CAP: u32 = 3;
 /// Below this score the ticket is `other`.
 const MIN_SCORE: u32 = 3;
 
-static MATCHER: LazyLock<Vocabulary> = LazyLock::new(|| {
-    Vocabulary::new(
+/// The keywords, and the (category, weight) of each by its index.
+static MATCHER: LazyLock<(Vocabulary, Vec<(Category, u32)>)> = LazyLock::new(|| {
+    Vocabulary::tagged(
         KEYWORDS
             .iter()
-            .flat_map(|(_, _, words)| words.iter().copied()),
+            .map(|(category, weight, words)| ((*category, *weight), *words)),
     )
-});
-
-/// (category, weight) of each pattern of MATCHER, by pattern index.
-static PATTERN_INFO: LazyLock<Vec<(Category, u32)>> = LazyLock::new(|| {
-    KEYWORDS
-        .iter()
-        .flat_map(|(category, weight, words)| words.iter().map(move |_| (*category, *weight)))
-        .collect()
 });
 
 /// The outcome: the category, its score and the keywords that decided it (most weight first).
@@ -459,9 +452,10 @@ pub struct Classification {
 
 /// Classifies a ticket from its anonymized log and context.
 pub fn classify(log: &str, context: &str) -> Classification {
-    let mut per_keyword = vec![(0u32, 0u32); PATTERN_INFO.len()]; // (log hits, context hits)
+    let (keywords, info) = &*MATCHER;
+    let mut per_keyword = vec![(0u32, 0u32); info.len()]; // (log hits, context hits)
     for (text, in_context) in [(log, false), (context, true)] {
-        for (index, ..) in MATCHER.find_iter(text) {
+        for (index, ..) in keywords.find_iter(text) {
             let hits = &mut per_keyword[index];
             if in_context {
                 hits.1 += 1;
@@ -473,7 +467,7 @@ pub fn classify(log: &str, context: &str) -> Classification {
     let mut scores = [0u32; Category::SCORED.len()];
     let mut in_context = [false; Category::SCORED.len()];
     for (index, (log_hits, context_hits)) in per_keyword.iter().enumerate() {
-        let (category, weight) = PATTERN_INFO[index];
+        let (category, weight) = info[index];
         let slot = category.index();
         scores[slot] += weight * (log_hits.min(&LOG_REPEAT_CAP) + CONTEXT_WEIGHT * context_hits);
         in_context[slot] |= *context_hits > 0;
@@ -498,7 +492,7 @@ fn deciding_keywords(category: Category, per_keyword: &[(u32, u32)]) -> Vec<Stri
         .flat_map(|(_, _, words)| words.iter().copied());
     let mut found: Vec<(u32, &str)> = patterns
         .zip(per_keyword)
-        .zip(PATTERN_INFO.iter())
+        .zip(MATCHER.1.iter())
         .filter(|((_, hits), (c, _))| *c == category && hits.0 + hits.1 > 0)
         .map(|((word, hits), (_, weight))| {
             (

@@ -172,12 +172,7 @@ fn what_the_log_shows(facts: &LogFacts, locale: Locale) -> Option<String> {
         let _ = write!(s, " {} {}", if fr { "depuis" } else { "since" }, since.text);
     }
     if let Some(attempts) = facts.attempts {
-        let attempts = phrases::count(
-            attempts,
-            locale,
-            if fr { "tentative" } else { "attempt" },
-            if fr { "tentatives" } else { "attempts" },
-        );
+        let attempts = phrases::attempts(attempts, locale);
         let _ = write!(s, " ({attempts})");
     }
     if let Some(line) = top_error {

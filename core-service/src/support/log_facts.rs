@@ -96,14 +96,8 @@ const LEVELS: &[(Level, &[&str])] = &[
     ),
 ];
 
-static LEVEL_WORDS: LazyLock<(Vocabulary, Vec<Level>)> = LazyLock::new(|| {
-    let words = LEVELS.iter().flat_map(|(_, words)| words.iter().copied());
-    let levels = LEVELS
-        .iter()
-        .flat_map(|(level, words)| words.iter().map(move |_| *level))
-        .collect();
-    (Vocabulary::new(words), levels)
-});
+static LEVEL_WORDS: LazyLock<(Vocabulary, Vec<Level>)> =
+    LazyLock::new(|| Vocabulary::tagged(LEVELS.iter().copied()));
 
 /// Services and components support tickets name, with the name a reply uses.
 const SERVICES: &[(&str, &[&str])] = &[
@@ -161,14 +155,8 @@ const SERVICES: &[(&str, &[&str])] = &[
     ("disk", &["disk", "disque", "no space left", "enospc"]),
 ];
 
-static SERVICE_WORDS: LazyLock<(Vocabulary, Vec<&'static str>)> = LazyLock::new(|| {
-    let words = SERVICES.iter().flat_map(|(_, words)| words.iter().copied());
-    let names = SERVICES
-        .iter()
-        .flat_map(|(name, words)| words.iter().map(move |_| *name))
-        .collect();
-    (Vocabulary::new(words), names)
-});
+static SERVICE_WORDS: LazyLock<(Vocabulary, Vec<&'static str>)> =
+    LazyLock::new(|| Vocabulary::tagged(SERVICES.iter().copied()));
 
 /// `service=auth-api`, `component: billing`, `sshd.service`.
 static NAMED_COMPONENT: LazyLock<Regex> = LazyLock::new(|| {
@@ -210,7 +198,8 @@ pub fn read(log: &str) -> LogFacts {
             continue;
         }
         facts.lines += 1;
-        let stamp = timestamp(line);
+        let caps = TIMESTAMP.captures(line);
+        let stamp = caps.as_ref().and_then(timestamp);
         if let Some(stamp) = &stamp {
             if facts.first.is_none() {
                 facts.first = Some(stamp.clone());
@@ -226,7 +215,12 @@ pub fn read(log: &str) -> LogFacts {
         if level == Level::Error && facts.first_error.is_none() {
             facts.first_error = stamp.or_else(|| facts.last.clone());
         }
-        let key = message_key(line);
+        // Two lines are the same message whatever time they were written at.
+        let message = match caps.as_ref().and_then(|c| c.get(0)) {
+            Some(m) if m.start() < 4 => &line[m.end()..],
+            _ => line,
+        };
+        let key = message_key(message);
         let order = messages.len();
         let index = *distinct.entry(key).or_insert_with(|| {
             messages.push((level, quote(line), 0, order));
@@ -291,8 +285,8 @@ fn services_named(line: &str) -> Vec<String> {
     found
 }
 
-fn timestamp(line: &str) -> Option<Stamp> {
-    let caps = TIMESTAMP.captures(line)?;
+/// The time a TIMESTAMP match stands for, when it is a real date and time.
+fn timestamp(caps: &regex::Captures<'_>) -> Option<Stamp> {
     let num = |name: &str| caps.name(name).and_then(|m| m.as_str().parse::<u32>().ok());
     let text = caps.get(0)?.as_str().trim_start_matches('[').to_owned();
     let date_time = |y: i32, mo: u32, d: u32, h: u32, mi: u32, s: u32| {
@@ -334,13 +328,9 @@ fn timestamp(line: &str) -> Option<Stamp> {
     Some(Stamp { text, at })
 }
 
-/// What makes two lines "the same message": the line without its timestamp, digits folded,
+/// What makes two lines "the same message": the line (without its timestamp), digits folded,
 /// so `retry 3` and `retry 4` of one failure count as one message seen twice.
-fn message_key(line: &str) -> String {
-    let rest = match TIMESTAMP.find(line) {
-        Some(m) if m.start() < 4 => &line[m.end()..],
-        _ => line,
-    };
+fn message_key(rest: &str) -> String {
     let mut key = String::with_capacity(rest.len());
     let mut in_digits = false;
     for c in rest.chars() {

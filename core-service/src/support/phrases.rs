@@ -130,3 +130,11 @@ pub fn count(n: impl Into<u64>, locale: Locale, singular: &str, plural: &str) ->
     let one = n == 1 || (n == 0 && locale == Locale::Fr);
     format!("{n} {}", if one { singular } else { plural })
 }
+
+/// `3 tentatives` / `3 attempts`.
+pub fn attempts(n: u64, locale: Locale) -> String {
+    match locale {
+        Locale::Fr => count(n, locale, "tentative", "tentatives"),
+        Locale::En => count(n, locale, "attempt", "attempts"),
+    }
+}

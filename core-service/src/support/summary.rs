@@ -88,12 +88,7 @@ pub fn write(
             }
         );
         if let Some(attempts) = facts.attempts {
-            let attempts = phrases::count(
-                attempts,
-                locale,
-                if fr { "tentative" } else { "attempt" },
-                if fr { "tentatives" } else { "attempts" },
-            );
+            let attempts = phrases::attempts(attempts, locale);
             let _ = write!(out, ", {attempts}");
         }
         if let Some(since) = &facts.first_error {

@@ -18,6 +18,18 @@ impl Vocabulary {
         Self { matcher }
     }
 
+    /// A vocabulary of groups of words that share a tag (a level, a service, a category),
+    /// with the tag of each word by its index.
+    pub fn tagged<T: Copy>(
+        groups: impl IntoIterator<Item = (T, &'static [&'static str])>,
+    ) -> (Self, Vec<T>) {
+        let (words, tags): (Vec<&str>, Vec<T>) = groups
+            .into_iter()
+            .flat_map(|(tag, words)| words.iter().map(move |word| (*word, tag)))
+            .unzip();
+        (Self::new(words), tags)
+    }
+
     /// (index of the word, start, end) of every whole-word occurrence, left to right.
     pub fn find_iter<'a>(
         &'a self,
