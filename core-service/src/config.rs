@@ -29,6 +29,14 @@ pub const KNOWN_ENV: &[&str] = &[
     "QUIRE_UPLOAD_TIMEOUT",
     "QUIRE_GRPC_MAX_MESSAGE_SIZE",
     "QUIRE_MAX_TICKET_SIZE",
+    "QUIRE_WORKERS",
+    "QUIRE_WORKER_PROGRAM",
+    "QUIRE_WORKER_MEMORY",
+    "QUIRE_JOB_TIMEOUT",
+    "QUIRE_JOB_QUEUE",
+    "QUIRE_PDFIUM_LIB",
+    "QUIRE_TESSDATA",
+    "QUIRE_MAX_PIXELS",
     "QUIRE_LOG",
     "QUIRE_LOG_FORMAT",
 ];
@@ -120,6 +128,40 @@ pub struct CoreConfig {
     /// travels whole).
     #[arg(long, env = "QUIRE_GRPC_MAX_MESSAGE_SIZE", default_value_t = 16 * MIB as usize)]
     pub grpc_max_message_size: usize,
+
+    /// Worker processes for OCR and PDF work (0: one per core).
+    #[arg(long, env = "QUIRE_WORKERS", default_value_t = 0)]
+    pub workers: usize,
+
+    /// Executable started as `<program> worker` (default: the running binary).
+    #[arg(long, env = "QUIRE_WORKER_PROGRAM")]
+    pub worker_program: Option<PathBuf>,
+
+    /// Memory (address space) a worker may use, in bytes; a job that needs more fails with 422.
+    #[arg(long, env = "QUIRE_WORKER_MEMORY", default_value_t = 4 * GIB)]
+    pub worker_memory: u64,
+
+    /// Seconds one job (one page, one image, one compression) may take.
+    #[arg(long, env = "QUIRE_JOB_TIMEOUT", default_value_t = 120)]
+    pub job_timeout: u64,
+
+    /// Jobs that may wait for a free worker; more are refused with 503.
+    #[arg(long, env = "QUIRE_JOB_QUEUE", default_value_t = 64)]
+    pub job_queue: usize,
+
+    /// libpdfium.so to load; default: next to the binary, then .cache/pdfium/ (where
+    /// scripts/setup.sh puts it), then the system library path.
+    #[arg(long, env = "QUIRE_PDFIUM_LIB")]
+    pub pdfium_lib: Option<PathBuf>,
+
+    /// Tesseract's tessdata folder; default: $TESSDATA_PREFIX, else Debian's.
+    #[arg(long, env = "QUIRE_TESSDATA")]
+    pub tessdata: Option<PathBuf>,
+
+    /// Largest image or rendered page, in pixels; larger is refused with 400 (a decompression
+    /// bomb costs nothing).
+    #[arg(long, env = "QUIRE_MAX_PIXELS", default_value_t = 100_000_000)]
+    pub max_pixels: u64,
 }
 
 impl CoreConfig {
@@ -146,6 +188,37 @@ impl CoreConfig {
 
     pub fn upload_timeout(&self) -> Duration {
         Duration::from_secs(self.upload_timeout.max(1))
+    }
+
+    pub fn workers(&self) -> usize {
+        match self.workers {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            n => n,
+        }
+    }
+
+    pub fn job_timeout(&self) -> Duration {
+        Duration::from_secs(self.job_timeout.max(1))
+    }
+
+    /// The PDFium library: the setting, else the first that exists of `<binary dir>/libpdfium.so`
+    /// and `.cache/pdfium/libpdfium.so`, else the bare name for the system loader.
+    pub fn pdfium_lib(&self) -> PathBuf {
+        if let Some(path) = &self.pdfium_lib {
+            return path.clone();
+        }
+        let beside_binary = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(|dir| dir.join("libpdfium.so")));
+        let candidates = beside_binary
+            .into_iter()
+            .chain([PathBuf::from(".cache/pdfium/libpdfium.so")]);
+        for candidate in candidates {
+            if candidate.is_file() {
+                return candidate;
+            }
+        }
+        PathBuf::from("libpdfium.so")
     }
 
     /// Checks relations between settings that clap cannot express.

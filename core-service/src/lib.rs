@@ -10,11 +10,15 @@ pub mod db;
 pub mod error;
 pub mod files;
 pub mod grpc;
+pub mod ocr;
+pub mod pdf;
+pub mod process;
 pub mod quota;
 pub mod scan;
 pub mod storage;
 pub mod support;
 pub mod telemetry;
+pub mod workers;
 
 use std::sync::Arc;
 
@@ -34,6 +38,8 @@ pub struct Core {
     pub scanner: Option<Arc<dyn Scanner>>,
     /// Bounds CPU-bound request work to one job per core.
     pub cpu: cpu::CpuPool,
+    /// Worker processes and settings of the OCR and PDF engines.
+    pub processing: process::Processing,
 }
 
 impl Core {
@@ -55,12 +61,62 @@ impl Core {
             let addr = ClamdAddr::parse(&config.clamd)?;
             Some(Arc::new(ClamdScanner::new(addr, config.clamd_timeout())))
         };
+        let processing = processing(&config)?;
         Ok(Core {
             config: Arc::new(config),
             db,
             store,
             scanner,
             cpu: cpu::CpuPool::per_core(),
+            processing,
         })
     }
+}
+
+/// The worker pool (started lazily; `quire serve` warms it up) and the engines' settings.
+fn processing(config: &CoreConfig) -> anyhow::Result<process::Processing> {
+    let languages = ocr::languages::Languages::discover(config.tessdata.as_deref())?;
+    tracing::info!(
+        languages = %languages.installed().join(","),
+        tessdata = %languages.tessdata.display(),
+        "ocr languages"
+    );
+    let pdfium_lib = config.pdfium_lib();
+    anyhow::ensure!(
+        pdfium_lib
+            .parent()
+            .is_none_or(|dir| dir.as_os_str().is_empty())
+            || pdfium_lib.is_file(),
+        "no PDFium library at {}: run scripts/setup.sh or set QUIRE_PDFIUM_LIB",
+        pdfium_lib.display()
+    );
+    let program = match &config.worker_program {
+        Some(program) => program.clone(),
+        None => std::env::current_exe()
+            .map_err(|e| anyhow::anyhow!("cannot find the running binary for workers: {e}"))?,
+    };
+    let worker_flags = vec![
+        "--pdfium-lib".into(),
+        pdfium_lib.into_os_string(),
+        "--tessdata".into(),
+        languages.tessdata.clone().into_os_string(),
+        "--memory-limit".into(),
+        config.worker_memory.to_string().into(),
+        "--preload-lang".into(),
+        ocr::languages::DEFAULT_LANG.into(),
+    ];
+    let pool = workers::WorkerPool::new(workers::PoolSettings {
+        program,
+        args: vec!["worker".into()],
+        workers: config.workers(),
+        queue: config.job_queue,
+        job_timeout: config.job_timeout(),
+        worker_flags,
+    });
+    Ok(process::Processing {
+        pool,
+        languages: Arc::new(languages),
+        max_pixels: config.max_pixels,
+        staging: config.data_dir.join("processing"),
+    })
 }

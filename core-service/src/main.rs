@@ -12,18 +12,32 @@ use quire_core::{Core, CoreConfig, config, grpc, telemetry};
 struct Cli {
     #[command(flatten)]
     core: CoreConfig,
+    #[command(subcommand)]
+    worker: Option<WorkerCommand>,
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+#[derive(clap::Subcommand)]
+enum WorkerCommand {
+    /// Runs one engine worker process (started by the core; not for direct use).
+    #[command(hide = true)]
+    Worker(quire_core::workers::WorkerArgs),
+}
+
+fn main() -> anyhow::Result<()> {
     telemetry::init();
     config::reject_unknown_env()?;
     let cli = Cli::parse();
-    let listener = tokio::net::TcpListener::bind(cli.core.grpc_addr).await?;
-    let core = Core::open(cli.core).await?;
-    grpc::serve_with_shutdown(core, listener, async {
-        let _ = tokio::signal::ctrl_c().await;
-        tracing::info!("shutting down");
+    if let Some(WorkerCommand::Worker(args)) = cli.worker {
+        return quire_core::workers::worker::run(args);
+    }
+    tokio::runtime::Runtime::new()?.block_on(async {
+        let listener = tokio::net::TcpListener::bind(cli.core.grpc_addr).await?;
+        let core = Core::open(cli.core).await?;
+        core.processing.pool.warm_up().await?;
+        grpc::serve_with_shutdown(core, listener, async {
+            let _ = tokio::signal::ctrl_c().await;
+            tracing::info!("shutting down");
+        })
+        .await
     })
-    .await
 }

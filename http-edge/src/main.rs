@@ -37,18 +37,31 @@ enum Command {
         #[command(flatten)]
         core: quire_core::CoreConfig,
     },
+    /// Runs one engine worker process (started by the core; not for direct use).
+    #[cfg(feature = "embedded-core")]
+    #[command(hide = true)]
+    Worker(quire_core::workers::WorkerArgs),
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
     quire_core::telemetry::init();
     quire_core::config::reject_unknown_env()?;
-    match Cli::parse().command {
-        #[cfg(feature = "embedded-core")]
-        Command::Serve { edge, core } => serve::run(edge, core).await,
-        #[cfg(not(feature = "embedded-core"))]
-        Command::Serve { edge } => serve::run(edge).await,
-        #[cfg(feature = "embedded-core")]
-        Command::Admin { command, core } => admin::run(command, &core).await,
+    let command = Cli::parse().command;
+    // A worker is a plain blocking loop around native engines: no async runtime.
+    #[cfg(feature = "embedded-core")]
+    if let Command::Worker(args) = command {
+        return quire_core::workers::worker::run(args);
     }
+    tokio::runtime::Runtime::new()?.block_on(async {
+        match command {
+            #[cfg(feature = "embedded-core")]
+            Command::Serve { edge, core } => serve::run(edge, core).await,
+            #[cfg(not(feature = "embedded-core"))]
+            Command::Serve { edge } => serve::run(edge).await,
+            #[cfg(feature = "embedded-core")]
+            Command::Admin { command, core } => admin::run(command, &core).await,
+            #[cfg(feature = "embedded-core")]
+            Command::Worker(_) => unreachable!("handled above"),
+        }
+    })
 }

@@ -67,6 +67,7 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
             let grpc = TcpListener::bind(core.grpc_addr).await?;
             let url = format!("http://{}", grpc.local_addr()?);
             let core = quire_core::Core::open(core).await?;
+            core.processing.pool.warm_up().await?;
             let core_task = tokio::spawn(quire_core::grpc::serve_with_shutdown(
                 core,
                 grpc,

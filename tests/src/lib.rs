@@ -16,6 +16,8 @@ use tokio::{net::TcpListener, sync::watch};
 
 pub use quire_proto::v1;
 
+pub mod pdf_fixtures;
+
 /// clamd with the EICAR test signatures and limits at the default upload cap.
 pub fn clamd_addr() -> String {
     std::env::var("QUIRE_TEST_CLAMD").unwrap_or_else(|_| "tcp://127.0.0.1:3310".into())
@@ -28,6 +30,26 @@ pub fn small_clamd_addr() -> String {
 
 fn postgres_server() -> String {
     std::env::var("QUIRE_TEST_POSTGRES").unwrap_or_else(|_| "postgres://root@127.0.0.1:5432".into())
+}
+
+/// This package's `quire-test-worker`, which cargo builds before running its tests: it sits
+/// beside the `deps/` folder that holds the running test binary.
+pub fn test_worker() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    let target = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("target dir");
+    target.join("quire-test-worker")
+}
+
+/// The PDFium library scripts/setup.sh extracts into the workspace's .cache.
+pub fn pdfium_lib() -> std::path::PathBuf {
+    std::env::var_os("QUIRE_TEST_PDFIUM_LIB")
+        .map(Into::into)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/pdfium/libpdfium.so")
+        })
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +69,18 @@ pub fn test_config(extra: &[&str]) -> CoreConfig {
     let mut args = vec!["quire-test".to_owned()];
     if !extra.contains(&"--clamd") {
         args.extend(["--clamd".to_owned(), clamd_addr()]);
+    }
+    if !extra.contains(&"--worker-program") {
+        args.extend([
+            "--worker-program".to_owned(),
+            test_worker().display().to_string(),
+        ]);
+    }
+    if !extra.contains(&"--pdfium-lib") {
+        args.extend([
+            "--pdfium-lib".to_owned(),
+            pdfium_lib().display().to_string(),
+        ]);
     }
     args.extend(extra.iter().map(|s| s.to_string()));
     ConfigArgs::parse_from(args).core

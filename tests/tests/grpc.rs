@@ -198,7 +198,7 @@ both_databases!(grpc_errors_carry_a_stable_reason, |db| {
     let status = process.ocr(authed(ocr, &key)).await.unwrap_err();
     assert_eq!(
         (status.code(), reason(&status).as_str()),
-        (Code::Unimplemented, "not-implemented")
+        (Code::InvalidArgument, "empty-file")
     );
     stack
         .assert_nothing_left(account, std::time::Duration::from_secs(5))

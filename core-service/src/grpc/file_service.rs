@@ -207,7 +207,7 @@ fn chunks(stream: Streaming<UploadRequest>) -> impl Stream<Item = ApiResult<Uplo
     })
 }
 
-fn cancelled(status: Status) -> ApiError {
+pub(super) fn cancelled(status: Status) -> ApiError {
     tracing::info!(code = ?status.code(), message = status.message(), "upload stream broke off");
     ApiError::invalid(format!(
         "the upload stream broke off before it ended ({}): nothing was stored, send the file again",

@@ -1,19 +1,38 @@
-//! quire.v1.ProcessService. The engines arrive with the processing work; until then every call
-//! is authenticated and authorized (so keys and scopes behave as they will), then answered
-//! UNIMPLEMENTED without being counted.
+//! quire.v1.ProcessService: admit (counted), read the options and stage the file, call the
+//! engine, map the result. Every request stream is one options message, the file's chunks,
+//! then optionally a second options message whose set fields replace the first's (a form field
+//! that came after the file part).
 
-use futures::stream::BoxStream;
+use bytes::Bytes;
+use futures::{Stream, StreamExt, stream::BoxStream};
 use quire_proto::{
     ErrorCode,
     v1::{
-        CompressPdfRequest, CompressPdfResponse, OcrRequest, OcrResponse, PdfToImagesRequest,
-        PdfToImagesResponse, process_service_server::ProcessService,
+        CompressPdfOptions, CompressPdfRequest, CompressPdfResponse, CompressPdfSummary,
+        CompressionQuality, OcrOptions, OcrRequest, OcrResponse, PdfToImagesOptions,
+        PdfToImagesRequest, PdfToImagesResponse, PdfToImagesSummary, compress_pdf_request,
+        compress_pdf_response, ocr_request, pdf_to_images_request, pdf_to_images_response,
+        process_service_server::ProcessService,
     },
 };
-use tonic::{Request, Response, Status, Streaming};
+use tokio::sync::oneshot;
+use tonic::{Request, Response, Status, Streaming, metadata::MetadataMap};
 
-use super::gate;
-use crate::{Core, auth::ScopeRule, error::ApiError};
+use super::{
+    file_service::cancelled,
+    gate::{self, respond},
+};
+use crate::{
+    Core,
+    auth::ScopeRule,
+    error::{ApiError, ApiResult},
+    ocr,
+    pdf::{compress::Preset, compress_request, to_images},
+    process::{
+        InputKind, sniff,
+        staged::{self, StagedInput},
+    },
+};
 
 pub struct ProcessApi {
     core: Core,
@@ -23,19 +42,12 @@ impl ProcessApi {
     pub fn new(core: Core) -> Self {
         Self { core }
     }
+}
 
-    async fn not_yet<T>(
-        &self,
-        metadata: &tonic::metadata::MetadataMap,
-        what: &str,
-    ) -> Result<T, Status> {
-        gate::authorize(&self.core, metadata, ScopeRule::UPLOAD).await?;
-        Err(ApiError::new(
-            ErrorCode::NotImplemented,
-            format!("{what} is not available on this server yet; the call was not counted"),
-        )
-        .into())
-    }
+/// A request message is either the options or a chunk of the file.
+enum Piece<O> {
+    Options(O),
+    Chunk(Bytes),
 }
 
 #[tonic::async_trait]
@@ -44,7 +56,49 @@ impl ProcessService for ProcessApi {
         &self,
         request: Request<Streaming<OcrRequest>>,
     ) -> Result<Response<OcrResponse>, Status> {
-        self.not_yet(request.metadata(), "OCR").await
+        let admitted = gate::admit(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
+        let split = |m: OcrRequest| match m.payload {
+            Some(ocr_request::Payload::Options(o)) => Some(Piece::Options(o)),
+            Some(ocr_request::Payload::Chunk(c)) => Some(Piece::Chunk(c)),
+            None => None,
+        };
+        let merge = |first: &mut OcrOptions, OcrOptions { filename: _, lang }: OcrOptions| {
+            if !lang.is_empty() {
+                first.lang = lang;
+            }
+        };
+        let result = async {
+            let (options, input) = self.receive(request.into_inner(), split, merge).await?;
+            let OcrOptions { filename: _, lang } = options;
+            let lang = self.resolve_lang(&lang)?;
+            let kind = sniff(&input.head).map_err(|received| {
+                ApiError::new(
+                    ErrorCode::UnsupportedFileType,
+                    format!(
+                        "received {received}: OCR reads PNG, JPEG, TIFF, WebP, BMP images and PDFs"
+                    ),
+                )
+            })?;
+            ocr::extract(&self.core.processing, &input, kind, lang).await
+        }
+        .await;
+        match result {
+            Ok(ocr::OcrResult {
+                text,
+                pages,
+                chars,
+                lang,
+            }) => Ok(respond(
+                OcrResponse {
+                    text,
+                    pages,
+                    chars,
+                    lang,
+                },
+                admitted.metadata(),
+            )),
+            Err(err) => Err(admitted.annotate(err).into()),
+        }
     }
 
     type CompressPdfStream = BoxStream<'static, Result<CompressPdfResponse, Status>>;
@@ -53,7 +107,74 @@ impl ProcessService for ProcessApi {
         &self,
         request: Request<Streaming<CompressPdfRequest>>,
     ) -> Result<Response<Self::CompressPdfStream>, Status> {
-        self.not_yet(request.metadata(), "PDF compression").await
+        let admitted = gate::admit(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
+        let split = |m: CompressPdfRequest| match m.payload {
+            Some(compress_pdf_request::Payload::Options(o)) => Some(Piece::Options(o)),
+            Some(compress_pdf_request::Payload::Chunk(c)) => Some(Piece::Chunk(c)),
+            None => None,
+        };
+        let merge = |first: &mut CompressPdfOptions,
+                     CompressPdfOptions {
+                         filename: _,
+                         quality,
+                     }: CompressPdfOptions| {
+            if quality != 0 {
+                first.quality = quality;
+            }
+        };
+        let result = async {
+            let (options, input) = self.receive(request.into_inner(), split, merge).await?;
+            let CompressPdfOptions {
+                filename: _,
+                quality,
+            } = options;
+            if Preset::from_quality(quality).is_none() {
+                return Err(ApiError::invalid(format!(
+                    "quality {quality} is not one of {} (default ebook)",
+                    CompressionQuality::NAMES.join(", ")
+                )));
+            }
+            expect_pdf(&input)?;
+            compress_request::compress(&self.core.processing, input, quality).await
+        }
+        .await;
+        match result {
+            Ok(compress_request::Compressed {
+                original_size,
+                compressed_size,
+                savings_percent,
+                pdf,
+            }) => {
+                let mut metadata = admitted.metadata();
+                insert(&mut metadata, "x-original-size", original_size);
+                insert(&mut metadata, "x-compressed-size", compressed_size);
+                if let Ok(value) = format!("{savings_percent:.2}").parse() {
+                    metadata.insert("x-savings-percent", value);
+                }
+                let summary = CompressPdfResponse {
+                    payload: Some(compress_pdf_response::Payload::Summary(
+                        CompressPdfSummary {
+                            original_size,
+                            compressed_size,
+                            savings_percent,
+                        },
+                    )),
+                };
+                let chunks = pdf.map(|chunk| {
+                    chunk
+                        .map(|bytes| CompressPdfResponse {
+                            payload: Some(compress_pdf_response::Payload::Chunk(bytes)),
+                        })
+                        .map_err(Status::from)
+                });
+                let stream = futures::stream::once(async { Ok(summary) }).chain(chunks);
+                Ok(respond(
+                    Box::pin(stream) as Self::CompressPdfStream,
+                    metadata,
+                ))
+            }
+            Err(err) => Err(admitted.annotate(err).into()),
+        }
     }
 
     type PdfToImagesStream = BoxStream<'static, Result<PdfToImagesResponse, Status>>;
@@ -62,6 +183,158 @@ impl ProcessService for ProcessApi {
         &self,
         request: Request<Streaming<PdfToImagesRequest>>,
     ) -> Result<Response<Self::PdfToImagesStream>, Status> {
-        self.not_yet(request.metadata(), "PDF to images").await
+        let admitted = gate::admit(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
+        let split = |m: PdfToImagesRequest| match m.payload {
+            Some(pdf_to_images_request::Payload::Options(o)) => Some(Piece::Options(o)),
+            Some(pdf_to_images_request::Payload::Chunk(c)) => Some(Piece::Chunk(c)),
+            None => None,
+        };
+        let merge = |first: &mut PdfToImagesOptions, PdfToImagesOptions { filename: _, dpi }| {
+            if dpi != 0 {
+                first.dpi = dpi;
+            }
+        };
+        let result = async {
+            let (options, input) = self.receive(request.into_inner(), split, merge).await?;
+            let PdfToImagesOptions { filename: _, dpi } = options;
+            let dpi = to_images::check_dpi(dpi)?;
+            expect_pdf(&input)?;
+            to_images::render_zip(&self.core.processing, input, dpi).await
+        }
+        .await;
+        match result {
+            Ok(to_images::Rendering { pages, dpi, zip }) => {
+                let mut metadata = admitted.metadata();
+                insert(&mut metadata, "x-page-count", pages);
+                insert(&mut metadata, "x-dpi", dpi);
+                let summary = PdfToImagesResponse {
+                    payload: Some(pdf_to_images_response::Payload::Summary(
+                        PdfToImagesSummary {
+                            page_count: pages,
+                            dpi,
+                        },
+                    )),
+                };
+                let chunks = zip.map(|chunk| {
+                    chunk
+                        .map(|bytes| PdfToImagesResponse {
+                            payload: Some(pdf_to_images_response::Payload::Chunk(bytes)),
+                        })
+                        .map_err(Status::from)
+                });
+                let stream = futures::stream::once(async { Ok(summary) }).chain(chunks);
+                Ok(respond(
+                    Box::pin(stream) as Self::PdfToImagesStream,
+                    metadata,
+                ))
+            }
+            Err(err) => Err(admitted.annotate(err).into()),
+        }
     }
+}
+
+impl ProcessApi {
+    /// Reads the options, stages the file, merges trailing options.
+    async fn receive<M, O>(
+        &self,
+        mut stream: Streaming<M>,
+        split: impl Fn(M) -> Option<Piece<O>> + Send + Sync,
+        merge: impl FnOnce(&mut O, O) + Send,
+    ) -> ApiResult<(O, StagedInput)>
+    where
+        M: Send + 'static,
+        O: Send,
+    {
+        let mut options = match stream.message().await {
+            Ok(Some(message)) => match split(message) {
+                Some(Piece::Options(options)) => options,
+                _ => return Err(first_message()),
+            },
+            Ok(None) => return Err(first_message()),
+            Err(status) => return Err(cancelled(status)),
+        };
+        let (trailer_tx, trailer_rx) = oneshot::channel();
+        let mut trailer_tx = Some(trailer_tx);
+        let chunks = file_chunks(stream, &split, &mut trailer_tx);
+        let input = staged::stage(
+            &self.core.processing.staging,
+            self.core.config.max_upload_size,
+            chunks,
+        )
+        .await?;
+        drop(trailer_tx);
+        if let Ok(trailer) = trailer_rx.await {
+            merge(&mut options, trailer);
+        }
+        Ok((options, input))
+    }
+
+    fn resolve_lang(&self, lang: &str) -> ApiResult<String> {
+        self.core
+            .processing
+            .languages
+            .resolve(lang)
+            .map_err(ApiError::invalid)
+    }
+}
+
+/// The chunks after the options; a trailing options message goes to `trailer`, and anything
+/// after it is an error.
+fn file_chunks<'a, M, O>(
+    stream: Streaming<M>,
+    split: &'a (impl Fn(M) -> Option<Piece<O>> + Send + Sync),
+    trailer: &'a mut Option<oneshot::Sender<O>>,
+) -> impl Stream<Item = ApiResult<Bytes>> + Send + 'a
+where
+    M: Send + 'static,
+    O: Send,
+{
+    stream
+        .map(move |message| match message {
+            Ok(message) => match split(message) {
+                Some(Piece::Chunk(bytes)) if trailer.is_some() => Some(Ok(bytes)),
+                Some(Piece::Options(options)) => match trailer.take() {
+                    Some(tx) => {
+                        let _ = tx.send(options);
+                        None
+                    }
+                    None => Some(Err(ApiError::invalid(
+                        "at most one options message may follow the file's chunks",
+                    ))),
+                },
+                Some(Piece::Chunk(_)) => Some(Err(ApiError::invalid(
+                    "no chunk may follow the trailing options message",
+                ))),
+                None => Some(Err(ApiError::invalid(
+                    "a request message carries no payload",
+                ))),
+            },
+            Err(status) => Some(Err(cancelled(status))),
+        })
+        .filter_map(futures::future::ready)
+}
+
+fn first_message() -> ApiError {
+    ApiError::invalid(
+        "the first message must carry the options (filename and settings), then the file's chunks",
+    )
+}
+
+fn expect_pdf(input: &StagedInput) -> ApiResult<()> {
+    match sniff(&input.head) {
+        Ok(InputKind::Pdf) => Ok(()),
+        Ok(InputKind::Image) => Err(ApiError::new(
+            ErrorCode::UnsupportedFileType,
+            "received an image: this endpoint takes a PDF",
+        )),
+        Err(received) => Err(ApiError::new(
+            ErrorCode::UnsupportedFileType,
+            format!("received {received}: this endpoint takes a PDF"),
+        )),
+    }
+}
+
+fn insert(metadata: &mut MetadataMap, key: &'static str, value: impl Into<u64>) {
+    let value: u64 = value.into();
+    metadata.insert(key, value.into());
 }

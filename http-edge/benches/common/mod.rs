@@ -31,6 +31,10 @@ impl Server {
                 .env("QUIRE_HTTP_ADDR", format!("127.0.0.1:{http}"))
                 .env("QUIRE_GRPC_ADDR", format!("127.0.0.1:{grpc}"))
                 .env("QUIRE_LOG", "warn")
+                .env(
+                    "QUIRE_PDFIUM_LIB",
+                    concat!(env!("CARGO_MANIFEST_DIR"), "/../.cache/pdfium/libpdfium.so"),
+                )
                 .envs(env.iter().map(|(k, v)| (k, v)));
             cmd
         };

@@ -1,0 +1,241 @@
+//! Image XObjects: downsampled to the preset's resolution at their largest displayed size and
+//! re-encoded as JPEG at the preset's quality; the new stream replaces the old only when it is
+//! smaller. Images this cannot handle exactly (masks, /Decode arrays, indexed, CMYK, 16-bit)
+//! keep their bytes.
+
+use fast_image_resize::{PixelType, ResizeAlg, ResizeOptions, Resizer, images::Image};
+use lopdf::{Document, Object, Stream};
+
+use super::{Preset, displayed::DisplayedSizes};
+
+/// Downsample only above this multiple of the target resolution, as Ghostscript's
+/// `ColorImageDownsampleThreshold` (1.5) does: a small gain is not worth a resampling.
+const THRESHOLD: f32 = 1.5;
+
+pub struct ImageReport {
+    pub replaced: usize,
+    pub skipped: usize,
+}
+
+pub fn recompress_images(
+    doc: &mut Document,
+    sizes: &DisplayedSizes,
+    preset: Preset,
+    max_pixels: u64,
+) -> ImageReport {
+    let mut report = ImageReport {
+        replaced: 0,
+        skipped: 0,
+    };
+    let mut resizer = Resizer::new();
+    for (&id, &displayed) in sizes {
+        let Ok(Object::Stream(stream)) = doc.get_object(id) else {
+            continue;
+        };
+        match reencode(doc, stream, displayed, preset, max_pixels, &mut resizer) {
+            Some(replacement) => {
+                if let Ok(object) = doc.get_object_mut(id) {
+                    *object = Object::Stream(replacement);
+                    report.replaced += 1;
+                }
+            }
+            None => report.skipped += 1,
+        }
+    }
+    report
+}
+
+fn reencode(
+    doc: &Document,
+    stream: &Stream,
+    (shown_w, shown_h): (f32, f32),
+    preset: Preset,
+    max_pixels: u64,
+    resizer: &mut Resizer,
+) -> Option<Stream> {
+    let dict = &stream.dict;
+    let width = u32::try_from(dict.get(b"Width").ok()?.as_i64().ok()?).ok()?;
+    let height = u32::try_from(dict.get(b"Height").ok()?.as_i64().ok()?).ok()?;
+    if width == 0 || height == 0 || u64::from(width) * u64::from(height) > max_pixels {
+        return None;
+    }
+    // Exactness first: anything that changes how samples map to colours is left alone.
+    if dict.has(b"Decode") || dict.has(b"Mask") || dict.has(b"SMaskInData") {
+        return None;
+    }
+    if dict
+        .get(b"ImageMask")
+        .and_then(Object::as_bool)
+        .unwrap_or(false)
+    {
+        return None;
+    }
+    if dict.get(b"BitsPerComponent").ok()?.as_i64().ok()? != 8 {
+        return None;
+    }
+    let (_, space) = doc.dereference(dict.get(b"ColorSpace").ok()?).ok()?;
+    let channels = channels(doc, space)?;
+    let filters: Vec<Vec<u8>> = stream
+        .filters()
+        .ok()?
+        .into_iter()
+        .map(<[u8]>::to_vec)
+        .collect();
+    let pixels = match filters.as_slice() {
+        [f] if f == b"DCTDecode" => decode_jpeg(&stream.content, width, height, channels)?,
+        [f] if f == b"FlateDecode" => {
+            let raw = stream
+                .decompressed_content_with_limit(
+                    (u64::from(width) * u64::from(height) * 3) as usize,
+                )
+                .ok()?;
+            (raw.len() == (width * height) as usize * usize::from(channels)).then_some(raw)?
+        }
+        _ => return None,
+    };
+
+    let (target_w, target_h) = target_size(width, height, shown_w, shown_h, preset.dpi());
+    let (out_w, out_h, pixels) = if (target_w, target_h) == (width, height) {
+        (width, height, pixels)
+    } else {
+        let pixel_type = if channels == 1 {
+            PixelType::U8
+        } else {
+            PixelType::U8x3
+        };
+        let source = Image::from_vec_u8(width, height, pixels, pixel_type).ok()?;
+        let mut target = Image::new(target_w, target_h, pixel_type);
+        let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(
+            fast_image_resize::FilterType::CatmullRom,
+        ));
+        resizer.resize(&source, &mut target, &options).ok()?;
+        (target_w, target_h, target.into_vec())
+    };
+    let jpeg = encode_jpeg(&pixels, out_w, out_h, channels, preset.jpeg_quality())?;
+    if jpeg.len() >= stream.content.len() {
+        return None;
+    }
+    let mut replacement = stream.clone();
+    replacement.dict.set("Width", i64::from(out_w));
+    replacement.dict.set("Height", i64::from(out_h));
+    replacement.dict.set("Filter", "DCTDecode");
+    replacement.dict.remove(b"DecodeParms");
+    replacement.set_content(jpeg);
+    // A soft mask keeps its own size: PDF scales it to the image's unit square either way.
+    Some(replacement)
+}
+
+/// 1 (grey) or 3 (RGB) for the colour spaces whose samples JPEG carries as they are.
+fn channels(doc: &Document, space: &Object) -> Option<u8> {
+    let grey_or_rgb = |n: i64| match n {
+        1 => Some(1),
+        3 => Some(3),
+        _ => None,
+    };
+    match space {
+        Object::Name(name) if name == b"DeviceGray" => Some(1),
+        Object::Name(name) if name == b"DeviceRGB" => Some(3),
+        Object::Array(items) => match items.first()?.as_name().ok()? {
+            b"CalGray" => Some(1),
+            b"CalRGB" => Some(3),
+            // The profile stays; only the samples' encoding changes.
+            b"ICCBased" => {
+                let (_, profile) = doc.dereference(items.get(1)?).ok()?;
+                grey_or_rgb(
+                    profile
+                        .as_stream()
+                        .ok()?
+                        .dict
+                        .get(b"N")
+                        .ok()?
+                        .as_i64()
+                        .ok()?,
+                )
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Pixels for the image at the preset's resolution, or the current size if it is not above
+/// the threshold. Never upsampled.
+fn target_size(width: u32, height: u32, shown_w: f32, shown_h: f32, dpi: f32) -> (u32, u32) {
+    if shown_w <= 0.0 || shown_h <= 0.0 {
+        return (width, height);
+    }
+    let want_w = shown_w / 72.0 * dpi;
+    let want_h = shown_h / 72.0 * dpi;
+    // The image's resolution along its less-scaled axis decides, as in Ghostscript.
+    let ratio = (width as f32 / want_w).min(height as f32 / want_h);
+    if ratio <= THRESHOLD {
+        return (width, height);
+    }
+    let scale = 1.0 / ratio;
+    let w = ((width as f32 * scale).round() as u32).clamp(1, width);
+    let h = ((height as f32 * scale).round() as u32).clamp(1, height);
+    (w, h)
+}
+
+fn decode_jpeg(data: &[u8], width: u32, height: u32, channels: u8) -> Option<Vec<u8>> {
+    let mut reader =
+        image::ImageReader::with_format(std::io::Cursor::new(data), image::ImageFormat::Jpeg);
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(width);
+    limits.max_image_height = Some(height);
+    reader.limits(limits);
+    let image = reader.decode().ok()?;
+    if (image.width(), image.height()) != (width, height) {
+        return None;
+    }
+    // Adobe CMYK JPEGs would come out as RGB here with their colours changed.
+    if image.color().channel_count() != channels {
+        return None;
+    }
+    Some(match channels {
+        1 => image.into_luma8().into_raw(),
+        _ => image.into_rgb8().into_raw(),
+    })
+}
+
+fn encode_jpeg(
+    pixels: &[u8],
+    width: u32,
+    height: u32,
+    channels: u8,
+    quality: u8,
+) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    let encoder = jpeg_encoder::Encoder::new(&mut out, quality);
+    let colour = if channels == 1 {
+        jpeg_encoder::ColorType::Luma
+    } else {
+        jpeg_encoder::ColorType::Rgb
+    };
+    encoder
+        .encode(
+            pixels,
+            u16::try_from(width).ok()?,
+            u16::try_from(height).ok()?,
+            colour,
+        )
+        .ok()?;
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn downsamples_only_above_the_threshold_and_never_up() {
+        // 3000 px over 10 inches (720 pt) is 300 dpi.
+        assert_eq!(target_size(3000, 1500, 720.0, 360.0, 150.0), (1500, 750));
+        assert_eq!(target_size(3000, 1500, 720.0, 360.0, 72.0), (720, 360));
+        // 300 dpi for printer: 1x, kept.
+        assert_eq!(target_size(3000, 1500, 720.0, 360.0, 300.0), (3000, 1500));
+        // 1.4x the target: under the threshold, kept.
+        assert_eq!(target_size(2100, 1050, 720.0, 360.0, 200.0), (2100, 1050));
+        assert_eq!(target_size(100, 100, 720.0, 720.0, 300.0), (100, 100));
+    }
+}

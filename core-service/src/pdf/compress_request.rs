@@ -1,0 +1,79 @@
+//! A compression request on the core: the worker writes the compressed PDF beside the staged
+//! input, and it streams back from there; both files go when the answer is done.
+
+use bytes::Bytes;
+use futures::{Stream, StreamExt};
+use tokio_util::io::ReaderStream;
+
+use crate::{
+    error::{ApiError, ApiResult},
+    process::{Processing, staged::StagedInput, unexpected_answer},
+    workers::protocol::{Answer, Compress, Job, Task},
+};
+
+pub struct Compressed {
+    pub original_size: u64,
+    pub compressed_size: u64,
+    /// Share of the original saved, in percent, rounded to two decimals.
+    pub savings_percent: f64,
+    pub pdf: std::pin::Pin<Box<dyn Stream<Item = ApiResult<Bytes>> + Send>>,
+}
+
+pub async fn compress(
+    processing: &Processing,
+    input: StagedInput,
+    quality: i32,
+) -> ApiResult<Compressed> {
+    let output = input.sibling("compressed.pdf");
+    let answer = processing
+        .run(Job {
+            task: Some(Task::Compress(Compress {
+                input: input.path(),
+                output: output.path(),
+                quality,
+                max_pixels: processing.max_pixels,
+            })),
+        })
+        .await?;
+    let Answer::Compressed(done) = answer else {
+        return Err(unexpected_answer());
+    };
+    let original_size = input.size;
+    drop(input);
+    let file = tokio::fs::File::open(output.path())
+        .await
+        .map_err(|e| ApiError::internal("reading the compressed PDF", e))?;
+    let pdf = ReaderStream::new(file).map(move |chunk| {
+        // The output file lives as long as the answer streams.
+        let _keep = &output;
+        chunk.map_err(|e| ApiError::internal("reading the compressed PDF", e))
+    });
+    Ok(Compressed {
+        original_size,
+        compressed_size: done.size,
+        savings_percent: savings_percent(original_size, done.size),
+        pdf: Box::pin(pdf),
+    })
+}
+
+/// Percent of `original` saved, two decimals.
+pub fn savings_percent(original: u64, compressed: u64) -> f64 {
+    if original == 0 || compressed >= original {
+        return 0.0;
+    }
+    let saved = (original - compressed) as f64 / original as f64 * 100.0;
+    (saved * 100.0).round() / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn savings_have_two_decimals_and_never_go_negative() {
+        assert_eq!(savings_percent(1000, 625), 37.5);
+        assert_eq!(savings_percent(3, 2), 33.33);
+        assert_eq!(savings_percent(1000, 1000), 0.0);
+        assert_eq!(savings_percent(0, 0), 0.0);
+    }
+}

@@ -1,0 +1,130 @@
+//! What the three processing endpoints share: the worker pool and its settings, staged inputs,
+//! the type of an input told from its bytes, and worker failures as API errors.
+
+pub mod staged;
+
+use std::{path::PathBuf, sync::Arc};
+
+use quire_proto::ErrorCode;
+
+use crate::{
+    error::ApiError,
+    ocr::languages::Languages,
+    workers::{
+        PoolError, WorkerPool,
+        protocol::{Answer, Failure, FailureKind, Job},
+    },
+};
+
+/// SPEC 8: OCR and PDF to images take up to 30 pages.
+pub const MAX_PAGES: u32 = 30;
+
+#[derive(Clone)]
+pub struct Processing {
+    pub pool: WorkerPool,
+    pub languages: Arc<Languages>,
+    /// Pixel cap of one image or rendered page.
+    pub max_pixels: u64,
+    /// Where inputs are staged for the workers.
+    pub staging: PathBuf,
+}
+
+impl Processing {
+    /// Runs one job; a failure reported by the worker or the pool becomes an API error that
+    /// says whose fault it was.
+    pub async fn run(&self, job: Job) -> Result<Answer, ApiError> {
+        match self.pool.run(job).await {
+            Ok(Answer::Failure(failure)) => Err(failure_error(failure)),
+            Ok(answer) => Ok(answer),
+            Err(err) => Err(pool_error(err)),
+        }
+    }
+}
+
+/// An input's type, told from its first bytes (never from its name or declared type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    Pdf,
+    Image,
+}
+
+pub fn sniff(head: &[u8]) -> Result<InputKind, String> {
+    // PDF readers accept the header anywhere in the first 1 KiB.
+    if head.windows(5).any(|w| w == b"%PDF-") {
+        return Ok(InputKind::Pdf);
+    }
+    match infer::get(head).map(|t| t.mime_type()) {
+        Some("image/png" | "image/jpeg" | "image/tiff" | "image/webp" | "image/bmp") => {
+            Ok(InputKind::Image)
+        }
+        Some(mime) => Err(mime.to_owned()),
+        None => Err("data of an unknown type".to_owned()),
+    }
+}
+
+pub fn unexpected_answer() -> ApiError {
+    ApiError::internal("processing", "worker answered another job type")
+}
+
+fn failure_error(Failure { kind, message }: Failure) -> ApiError {
+    let code = match FailureKind::try_from(kind) {
+        Ok(FailureKind::InvalidFile) => ErrorCode::InvalidFile,
+        Ok(FailureKind::TooManyPixels) => ErrorCode::TooManyPixels,
+        Ok(FailureKind::Encrypted) => ErrorCode::EncryptedPdf,
+        Ok(FailureKind::Engine) | Err(_) => {
+            tracing::error!(error = %message, "engine failure");
+            ErrorCode::ProcessingFailed
+        }
+    };
+    ApiError::new(code, message)
+}
+
+fn pool_error(err: PoolError) -> ApiError {
+    match err {
+        PoolError::Busy { .. } => ApiError::new(
+            ErrorCode::ProcessingBusy,
+            format!("{err}: retry in a few seconds"),
+        )
+        .with_metadata("retry-after", 5),
+        PoolError::TimedOut(_) => ApiError::new(
+            ErrorCode::UnprocessableFile,
+            format!("{err}: the file is too complex to process; simplify or split it"),
+        ),
+        PoolError::Crashed(_) => ApiError::new(
+            ErrorCode::UnprocessableFile,
+            format!(
+                "{err}: the file could not be processed (it needs more memory than allowed or \
+                 is malformed)"
+            ),
+        ),
+        PoolError::Lost(_) => {
+            tracing::error!(error = %err, "worker lost");
+            ApiError::new(
+                ErrorCode::ProcessingFailed,
+                "the processing worker stopped during the job; retry the request",
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffs_by_content() {
+        assert_eq!(sniff(b"%PDF-1.7\n..."), Ok(InputKind::Pdf));
+        assert_eq!(
+            sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
+            Ok(InputKind::Image)
+        );
+        assert_eq!(
+            sniff(b"hello world").unwrap_err(),
+            "data of an unknown type"
+        );
+        assert_eq!(
+            sniff(b"PK\x03\x04\x14\0\0\0\0\0").unwrap_err(),
+            "application/zip"
+        );
+    }
+}

@@ -1,0 +1,95 @@
+//! A processing input written to disk before the engines see it: workers open it by path, and
+//! PDFium reads it lazily instead of holding it in memory. The file goes away on drop, whatever
+//! happens to the request.
+
+use std::path::{Path, PathBuf};
+
+use bytes::Bytes;
+use futures::{Stream, StreamExt};
+use quire_proto::ErrorCode;
+use tokio::io::AsyncWriteExt;
+
+use crate::error::{ApiError, ApiResult};
+
+/// Bytes kept from the start of the file to tell its type.
+const HEAD: usize = 1024;
+
+pub struct StagedInput {
+    path: PathBuf,
+    pub size: u64,
+    pub head: Vec<u8>,
+}
+
+impl StagedInput {
+    /// The path as workers receive it.
+    pub fn path(&self) -> String {
+        self.path.to_string_lossy().into_owned()
+    }
+
+    /// A path beside this file for an engine's output, removed on drop like the input.
+    pub fn sibling(&self, suffix: &str) -> StagedInput {
+        let mut name = self.path.file_name().unwrap_or_default().to_owned();
+        name.push(format!("-{suffix}"));
+        StagedInput {
+            path: self.path.with_file_name(name),
+            size: 0,
+            head: Vec::new(),
+        }
+    }
+}
+
+impl Drop for StagedInput {
+    fn drop(&mut self) {
+        if let Err(err) = std::fs::remove_file(&self.path)
+            && err.kind() != std::io::ErrorKind::NotFound
+        {
+            tracing::warn!(path = %self.path.display(), error = %err, "staged input not removed");
+        }
+    }
+}
+
+/// Writes `chunks` to a fresh file in `dir`, refusing more than `max_size` bytes.
+pub async fn stage<S>(dir: &Path, max_size: u64, chunks: S) -> ApiResult<StagedInput>
+where
+    S: Stream<Item = ApiResult<Bytes>>,
+{
+    tokio::fs::create_dir_all(dir)
+        .await
+        .map_err(|e| ApiError::internal("staging the input", e))?;
+    let mut staged = StagedInput {
+        path: dir.join(format!("input-{}", uuid::Uuid::new_v4())),
+        size: 0,
+        head: Vec::with_capacity(HEAD),
+    };
+    let mut file = tokio::fs::File::create(&staged.path)
+        .await
+        .map_err(|e| ApiError::internal("staging the input", e))?;
+    let mut chunks = std::pin::pin!(chunks);
+    while let Some(chunk) = chunks.next().await {
+        let chunk = chunk?;
+        staged.size += chunk.len() as u64;
+        if staged.size > max_size {
+            return Err(ApiError::new(
+                ErrorCode::FileTooLarge,
+                format!("the file is over the {max_size}-byte limit: send a smaller file"),
+            ));
+        }
+        if staged.head.len() < HEAD {
+            let take = (HEAD - staged.head.len()).min(chunk.len());
+            staged.head.extend_from_slice(&chunk[..take]);
+        }
+        file.write_all(&chunk)
+            .await
+            .map_err(|e| ApiError::internal("staging the input", e))?;
+    }
+    file.flush()
+        .await
+        .map_err(|e| ApiError::internal("staging the input", e))?;
+    if staged.size == 0 {
+        return Err(ApiError::new(
+            ErrorCode::EmptyFile,
+            "the file is empty: send the file's content in the file field",
+        ));
+    }
+    Ok(staged)
+}

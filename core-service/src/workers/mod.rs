@@ -1,0 +1,10 @@
+//! Native engines (PDFium, Tesseract, the PDF compressor) run in worker processes: a crash or
+//! a runaway input takes down one worker, never the service.
+
+pub mod engines;
+pub mod pool;
+pub mod protocol;
+pub mod worker;
+
+pub use pool::{PoolError, PoolSettings, WorkerPool};
+pub use worker::WorkerArgs;

@@ -1,0 +1,148 @@
+//! The worker pool under failure: a worker killed mid-job, a job over its time limit, a full
+//! queue. Each test kills or starves only its own workers (children of this test process), so
+//! these tests live in their own binary.
+
+use std::{io::Cursor, time::Duration};
+
+use quire_core::quota::Plan;
+use quire_e2e::{
+    Db, Stack, file_form, noise,
+    pdf_fixtures::{A4, scanned_pdf, text_pdf},
+    problem, test_config,
+};
+use reqwest::Client;
+
+/// Pages of grey noise: Tesseract spends seconds on each at 300 dpi.
+fn slow_pdf(pages: usize) -> Vec<u8> {
+    let page = {
+        let pixels = noise(1200 * 1700, 11);
+        let image = image::GrayImage::from_raw(1200, 1700, pixels).unwrap();
+        let mut jpeg = Cursor::new(Vec::new());
+        image.write_to(&mut jpeg, image::ImageFormat::Jpeg).unwrap();
+        (jpeg.into_inner(), 1200, 1700)
+    };
+    scanned_pdf(&vec![page; pages], A4)
+}
+
+async fn ocr(stack: &Stack, key: &str, pdf: Vec<u8>) -> reqwest::Response {
+    Client::new()
+        .post(stack.url("/api/v1/process/ocr"))
+        .bearer_auth(key)
+        .multipart(file_form("doc.pdf", pdf))
+        .send()
+        .await
+        .unwrap()
+}
+
+/// Worker processes started by this test process.
+fn our_workers() -> Vec<u32> {
+    let me = std::process::id().to_string();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            // pid (comm) state ppid ...
+            let (comm, rest) = stat.split_once(") ")?;
+            let ppid = rest.split(' ').nth(1)?;
+            (comm.ends_with("quire-test-work") && ppid == me).then_some(pid)
+        })
+        .collect()
+}
+
+/// One test at a time: killing "our" workers must not hit another test's.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+async fn assert_serving(stack: &Stack, key: &str) {
+    let response = ocr(
+        stack,
+        key,
+        text_pdf(&[&["still serving after the failure"]], A4),
+    )
+    .await;
+    assert_eq!(response.status(), 200, "{}", response.text().await.unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_killed_mid_job_fails_that_request_and_is_replaced() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    let stack = Stack::start_with(Db::Sqlite, test_config(&["--workers", "1"])).await;
+    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+    let request = ocr(&stack, &key, slow_pdf(6));
+    let killer = async {
+        // Wait until the job is running, then kill the worker.
+        let mut victims = Vec::new();
+        for _ in 0..100 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            victims = our_workers();
+            if !victims.is_empty() {
+                tokio::time::sleep(Duration::from_millis(700)).await;
+                break;
+            }
+        }
+        assert!(!victims.is_empty(), "no worker process found");
+        for pid in &victims {
+            std::process::Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .status()
+                .unwrap();
+        }
+        victims
+    };
+    let (response, victims) = tokio::join!(request, killer);
+    let body = problem(response, 500, "processing-failed").await;
+    assert!(body["detail"].as_str().unwrap().contains("retry"), "{body}");
+    assert_serving(&stack, &key).await;
+    let now = our_workers();
+    assert!(
+        !now.is_empty() && now.iter().all(|p| !victims.contains(p)),
+        "replaced: {now:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_over_its_time_limit_is_a_422_and_the_next_one_runs() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    let stack = Stack::start_with(
+        Db::Sqlite,
+        test_config(&["--workers", "1", "--job-timeout", "1"]),
+    )
+    .await;
+    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+    let body = problem(
+        ocr(&stack, &key, slow_pdf(1)).await,
+        422,
+        "unprocessable-file",
+    )
+    .await;
+    assert!(
+        body["detail"].as_str().unwrap().contains("time limit"),
+        "{body}"
+    );
+    assert_serving(&stack, &key).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_queue_answers_503_with_retry_after() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    let stack = Stack::start_with(
+        Db::Sqlite,
+        test_config(&["--workers", "1", "--job-queue", "1"]),
+    )
+    .await;
+    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+    let pdf = slow_pdf(2);
+    let responses = futures::future::join_all((0..4).map(|_| ocr(&stack, &key, pdf.clone()))).await;
+    let mut busy = 0;
+    for response in responses {
+        if response.status() == 503 {
+            assert_eq!(response.headers()["retry-after"], "5");
+            problem(response, 503, "processing-busy").await;
+            busy += 1;
+        } else {
+            assert_eq!(response.status(), 200);
+        }
+    }
+    assert!(busy >= 1, "four requests for one worker and one queue slot");
+}
