@@ -17,6 +17,7 @@ use tokio::{net::TcpListener, sync::watch};
 pub use quire_proto::v1;
 
 pub mod pdf_fixtures;
+pub use pdf_fixtures::noise;
 
 /// clamd with the EICAR test signatures and limits at the default upload cap.
 pub fn clamd_addr() -> String {
@@ -274,19 +275,6 @@ pub fn eicar() -> Vec<u8> {
     ]
     .concat()
     .into_bytes()
-}
-
-/// Deterministic pseudo-random bytes (xorshift), so large test files need no data files.
-pub fn noise(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
 }
 
 /// Reads a problem+json body and checks its shape; returns it.

@@ -1,5 +1,7 @@
-//! Small PDFs written from scratch for the processing tests: text pages (standard Helvetica,
-//! WinAnsi so French accents work), image-only "scanned" pages, corrupt and truncated files.
+//! Small PDFs written from scratch for the processing tests and benchmarks: text pages
+//! (standard Helvetica, WinAnsi so French accents work), image-only "scanned" pages and
+//! image-heavy pages with generated photos. Shared by file with the benchmarks, so it depends
+//! on nothing but `image`.
 
 /// A4 in points.
 pub const A4: (f32, f32) = (595.276, 841.89);
@@ -51,6 +53,39 @@ fn image_pdf(jpegs: &[(Vec<u8>, u32, u32)], size: (f32, f32), colour_space: &str
         contents.push(pdf.stream("", ops.as_bytes()));
     }
     pdf.finish(size, &contents, "", Some(&images))
+}
+
+/// A smooth RGB "photo" with fine grain, as a high-quality JPEG: what image-heavy PDFs hold.
+pub fn photo_jpeg(width: u32, height: u32, seed: u64) -> (Vec<u8>, u32, u32) {
+    let grain = noise((width * height) as usize, seed);
+    let image = image::RgbImage::from_fn(width, height, |x, y| {
+        let g = grain[(y * width + x) as usize] / 16;
+        let fx = x as f32 / width as f32;
+        let fy = y as f32 / height as f32;
+        image::Rgb([
+            (200.0 * fx + 30.0 * (fy * 12.0).sin()) as u8 + g,
+            (180.0 * fy + 40.0 * (fx * 9.0).cos().abs()) as u8 + g,
+            (120.0 + 100.0 * (fx * fy * 7.0).sin().abs()) as u8,
+        ])
+    });
+    let mut out = Vec::new();
+    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 95)
+        .encode_image(&image)
+        .expect("in-memory JPEG");
+    (out, width, height)
+}
+
+/// Deterministic pseudo-random bytes (xorshift), so large test files need no data files.
+pub fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
 }
 
 /// PDF strings are bytes: encode the text as WinAnsi (Latin-1 for the letters used here),

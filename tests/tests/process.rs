@@ -7,7 +7,7 @@ use std::io::Cursor;
 use quire_core::quota::Plan;
 use quire_e2e::{
     Db, Stack, file_form,
-    pdf_fixtures::{A4, photo_pdf, scanned_pdf, text_pdf},
+    pdf_fixtures::{A4, photo_jpeg, photo_pdf, scanned_pdf, text_pdf},
     problem,
 };
 use reqwest::{Client, multipart::Form};
@@ -392,26 +392,6 @@ async fn corrupt_truncated_and_bomb_inputs_are_400_and_the_service_keeps_serving
     // Still serving, and still right.
     let body = ocr(&stack, &key, "doc.pdf", pdf, None).await;
     assert_eq!(body["pages"], 2);
-}
-
-/// A smooth RGB "photo" with fine grain, as a high-quality JPEG: what image-heavy PDFs hold.
-fn photo_jpeg(width: u32, height: u32, seed: u64) -> (Vec<u8>, u32, u32) {
-    let grain = quire_e2e::noise((width * height) as usize, seed);
-    let image = image::RgbImage::from_fn(width, height, |x, y| {
-        let g = grain[(y * width + x) as usize] / 16;
-        let fx = x as f32 / width as f32;
-        let fy = y as f32 / height as f32;
-        image::Rgb([
-            (200.0 * fx + 30.0 * (fy * 12.0).sin()) as u8 + g,
-            (180.0 * fy + 40.0 * (fx * 9.0).cos().abs()) as u8 + g,
-            (120.0 + 100.0 * (fx * fy * 7.0).sin().abs()) as u8,
-        ])
-    });
-    let mut out = Vec::new();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(&mut out, 95)
-        .encode_image(&image)
-        .unwrap();
-    (out, width, height)
 }
 
 struct Compression {

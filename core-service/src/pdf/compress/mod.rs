@@ -47,7 +47,7 @@ impl Preset {
     fn jpeg_quality(self) -> u8 {
         match self {
             Preset::Screen => 40,
-            Preset::Ebook => 60,
+            Preset::Ebook => 75,
             Preset::Printer => 80,
             Preset::Prepress => 92,
         }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs a benchmark with its reference tools installed: `scripts/bench.sh process` (OCR, PDF to
+# images and compression against tesseract, pdftoppm, mutool and Ghostscript),
+# `scripts/bench.sh support` (the anonymizer against Presidio), `scripts/bench.sh upload`.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+scripts/setup.sh
+bench="${1:?usage: scripts/bench.sh process|support|upload}"
+
+case "$bench" in
+  process)
+    need=0
+    for cmd in tesseract pdftoppm mutool gs qpdf curl; do
+      command -v "$cmd" >/dev/null 2>&1 || need=1
+    done
+    if [ "$need" = 1 ]; then
+      echo "bench: installing the reference tools"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -q
+      apt-get install -y -q --no-install-recommends \
+        tesseract-ocr poppler-utils mupdf-tools ghostscript qpdf curl
+    fi
+    ;;
+  support)
+    if [ ! -x .cache/presidio/bin/python ]; then
+      echo "bench: installing Presidio into .cache/presidio"
+      python3 -m venv .cache/presidio
+      .cache/presidio/bin/pip install -q presidio-analyzer==2.2.366
+    fi
+    ;;
+  upload) CLAMD_PORT=3312 QUIRE_MAX_UPLOAD_SIZE=2147483648 scripts/clamd.sh --test-signatures ;;
+  *) echo "unknown benchmark $bench" >&2; exit 2 ;;
+esac
+exec cargo bench -p quire-edge --bench "$bench"
