@@ -113,10 +113,14 @@ fn processing(config: &CoreConfig) -> anyhow::Result<process::Processing> {
         job_timeout: config.job_timeout(),
         worker_flags,
     });
+    let staging = config.data_dir.join("processing");
+    // A request holds its input for at most one inspection and 30 page jobs, each within the
+    // job time limit: anything older belongs to no request still running on any core.
+    process::staged::sweep_stale(&staging, config.job_timeout() * (process::MAX_PAGES + 1));
     Ok(process::Processing {
         pool,
         languages: Arc::new(languages),
         max_pixels: config.max_pixels,
-        staging: config.data_dir.join("processing"),
+        staging,
     })
 }

@@ -146,3 +146,35 @@ async fn a_full_queue_answers_503_with_retry_after() {
     }
     assert!(busy >= 1, "four requests for one worker and one queue slot");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_over_the_memory_limit_is_a_422_and_the_worker_is_replaced() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    // A worker maps about 150 MB before its first job; 400 MB leaves too little for a
+    // 90-megapixel image (under the pixel cap) and Tesseract's copies of it.
+    let stack = Stack::start_with(
+        Db::Sqlite,
+        test_config(&["--workers", "1", "--worker-memory", "400000000"]),
+    )
+    .await;
+    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+    let (width, height) = (10_000, 9_000);
+    let image = image::GrayImage::from_fn(width, height, |x, y| {
+        image::Luma([if (x / 40 + y / 40) % 7 == 0 { 0 } else { 255 }])
+    });
+    let mut png = Cursor::new(Vec::new());
+    image.write_to(&mut png, image::ImageFormat::Png).unwrap();
+    let response = Client::new()
+        .post(stack.url("/api/v1/process/ocr"))
+        .bearer_auth(&key)
+        .multipart(file_form("huge.png", png.into_inner()))
+        .send()
+        .await
+        .unwrap();
+    let body = problem(response, 422, "unprocessable-file").await;
+    assert!(
+        body["detail"].as_str().unwrap().contains("memory"),
+        "{body}"
+    );
+    assert_serving(&stack, &key).await;
+}

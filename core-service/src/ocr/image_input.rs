@@ -36,6 +36,17 @@ pub fn frames(path: &str, max_pixels: u64) -> Result<u32, Failure> {
     }
 }
 
+/// The resolution a PNG declares (pHYs), which Tesseract otherwise has to estimate from the
+/// text, as the tesseract CLI reads it through Leptonica.
+pub fn declared_dpi(path: &str) -> Option<u32> {
+    let file = File::open(path).ok()?;
+    let reader = png::Decoder::new(BufReader::new(file)).read_info().ok()?;
+    let dims = reader.info().pixel_dims?;
+    (dims.unit == png::Unit::Meter && dims.xppu > 0)
+        .then(|| (f64::from(dims.xppu) * 0.0254).round() as u32)
+        .filter(|dpi| (70..=2400).contains(dpi))
+}
+
 /// Grey pixels of frame `frame`.
 pub fn decode(path: &str, frame: u32, max_pixels: u64) -> Result<Pixels, Failure> {
     if is_tiff(path)? {

@@ -93,3 +93,26 @@ where
     }
     Ok(staged)
 }
+
+/// Removes staged files older than `age`: what a crash left behind. Younger files may belong
+/// to requests in flight on another core sharing the data directory.
+pub fn sweep_stale(dir: &Path, age: std::time::Duration) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|modified| modified.elapsed().ok())
+            .is_some_and(|elapsed| elapsed > age);
+        if stale && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    if removed > 0 {
+        tracing::info!(removed, dir = %dir.display(), "stale staged inputs removed");
+    }
+}

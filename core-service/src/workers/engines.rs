@@ -125,7 +125,10 @@ impl Engines {
                 let pixels = render::render(&pdf_page, page, OCR_DPI, max_pixels, true)?;
                 (pixels, Some(OCR_DPI))
             }
-            _ => (image_input::decode(&path, page, max_pixels)?, None),
+            _ => (
+                image_input::decode(&path, page, max_pixels)?,
+                image_input::declared_dpi(&path),
+            ),
         };
         let text = self.tesseract.recognize(&lang, &pixels, dpi)?;
         Ok(Answer::Text(Text {
