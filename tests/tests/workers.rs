@@ -178,3 +178,32 @@ async fn a_job_over_the_memory_limit_is_a_422_and_the_worker_is_replaced() {
     );
     assert_serving(&stack, &key).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_too_big_for_the_memory_limit_is_a_422() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    // The pixel cap raised out of the way: only the 400 MB memory limit stands in front of a
+    // 50 x 50 inch page without a text layer, rendered at 300 dpi for OCR (15000 x 15000 RGB,
+    // 675 MB).
+    let stack = Stack::start_with(
+        Db::Sqlite,
+        test_config(&[
+            "--workers",
+            "1",
+            "--worker-memory",
+            "400000000",
+            "--max-pixels",
+            "1000000000",
+        ]),
+    )
+    .await;
+    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+    let huge = text_pdf(&[&["big page"]], (3600.0, 3600.0));
+    let body = problem(ocr(&stack, &key, huge).await, 422, "unprocessable-file").await;
+    let detail = body["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("memory") && detail.contains("15000x15000"),
+        "{detail}"
+    );
+    assert_serving(&stack, &key).await;
+}

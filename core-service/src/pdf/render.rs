@@ -32,12 +32,26 @@ pub fn render(
         .use_grayscale_rendering(grey)
         .render_form_data(true)
         .render_annotations(true);
-    let bitmap = page.render_with_config(&config).map_err(|e| {
-        Failure::new(
-            FailureKind::Engine,
-            format!("PDFium could not render page {}: {e}", index + 1),
-        )
-    })?;
+    // The bitmap first, on its own: PDFium can only fail to create it for want of memory
+    // (the worker's limit), which is the input's size at fault, not the engine.
+    let mut bitmap =
+        PdfBitmap::empty(width as i32, height as i32, PdfBitmapFormat::BGR).map_err(|_| {
+            Failure::new(
+                FailureKind::OverLimit,
+                format!(
+                    "page {} at {dpi} dpi ({width}x{height} pixels) needs more memory than a \
+                     worker may use: use a lower dpi",
+                    index + 1
+                ),
+            )
+        })?;
+    page.render_into_bitmap_with_config(&mut bitmap, &config)
+        .map_err(|e| {
+            Failure::new(
+                FailureKind::Engine,
+                format!("PDFium could not render page {}: {e}", index + 1),
+            )
+        })?;
     let raw = bitmap.as_raw_bytes();
     let stride = raw.len() / height as usize;
     let row = width as usize * 3;

@@ -71,6 +71,7 @@ fn failure_error(Failure { kind, message }: Failure) -> ApiError {
         Ok(FailureKind::InvalidFile) => ErrorCode::InvalidFile,
         Ok(FailureKind::TooManyPixels) => ErrorCode::TooManyPixels,
         Ok(FailureKind::Encrypted) => ErrorCode::EncryptedPdf,
+        Ok(FailureKind::OverLimit) => ErrorCode::UnprocessableFile,
         Ok(FailureKind::Engine) | Err(_) => {
             tracing::error!(error = %message, "engine failure");
             ErrorCode::ProcessingFailed

@@ -160,6 +160,8 @@ pub enum FailureKind {
     Encrypted = 2,
     /// The engine failed for a reason of its own.
     Engine = 3,
+    /// The job needs more memory than a worker may use.
+    OverLimit = 4,
 }
 
 #[derive(Clone, PartialEq, Message)]
