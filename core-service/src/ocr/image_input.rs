@@ -5,7 +5,7 @@
 
 use std::{fs::File, io::BufReader};
 
-use image::{ImageFormat, ImageReader, Limits};
+use image::{DynamicImage, ImageDecoder, ImageFormat, ImageReader, Limits};
 use tiff::decoder::{Decoder, DecodingResult};
 
 use crate::{
@@ -13,26 +13,58 @@ use crate::{
     workers::protocol::{Failure, FailureKind},
 };
 
+/// An image opened once, its format told from its first bytes.
+enum Opened {
+    /// Boxed: the TIFF decoder's state is large and short-lived.
+    Tiff(Box<Decoder<BufReader<File>>>),
+    Other(ImageReader<BufReader<File>>),
+}
+
+fn open(path: &str) -> Result<Opened, Failure> {
+    let reader = ImageReader::open(path)
+        .map_err(|e| {
+            Failure::new(
+                FailureKind::Engine,
+                format!("cannot open staged input: {e}"),
+            )
+        })?
+        .with_guessed_format()
+        .map_err(invalid)?;
+    match reader.format() {
+        Some(ImageFormat::Tiff) => Ok(Opened::Tiff(Box::new(
+            Decoder::new(reader.into_inner()).map_err(invalid)?,
+        ))),
+        Some(ImageFormat::Png | ImageFormat::Jpeg | ImageFormat::WebP | ImageFormat::Bmp) => {
+            Ok(Opened::Other(reader))
+        }
+        _ => Err(Failure::new(
+            FailureKind::InvalidFile,
+            "the file is not a PNG, JPEG, TIFF, WebP or BMP image",
+        )),
+    }
+}
+
 /// Frames in the image: pages of a TIFF, 1 for everything else.
 pub fn frames(path: &str, max_pixels: u64) -> Result<u32, Failure> {
-    if is_tiff(path)? {
-        let mut decoder = tiff_decoder(path)?;
-        let mut frames = 1;
-        check(
-            frames - 1,
-            decoder.dimensions().map_err(invalid)?,
-            max_pixels,
-        )?;
-        while decoder.more_images() {
-            decoder.next_image().map_err(invalid)?;
-            check(frames, decoder.dimensions().map_err(invalid)?, max_pixels)?;
-            frames += 1;
+    match open(path)? {
+        Opened::Tiff(mut decoder) => {
+            let mut frames = 1;
+            check(
+                frames - 1,
+                decoder.dimensions().map_err(invalid)?,
+                max_pixels,
+            )?;
+            while decoder.more_images() {
+                decoder.next_image().map_err(invalid)?;
+                check(frames, decoder.dimensions().map_err(invalid)?, max_pixels)?;
+                frames += 1;
+            }
+            Ok(frames)
         }
-        Ok(frames)
-    } else {
-        let dimensions = reader(path)?.into_dimensions().map_err(invalid)?;
-        check(0, dimensions, max_pixels)?;
-        Ok(1)
+        Opened::Other(reader) => {
+            check(0, reader.into_dimensions().map_err(invalid)?, max_pixels)?;
+            Ok(1)
+        }
     }
 }
 
@@ -49,73 +81,33 @@ pub fn declared_dpi(path: &str) -> Option<u32> {
 
 /// Grey pixels of frame `frame`.
 pub fn decode(path: &str, frame: u32, max_pixels: u64) -> Result<Pixels, Failure> {
-    if is_tiff(path)? {
-        let mut decoder = tiff_decoder(path)?;
-        decoder.seek_to_image(frame as usize).map_err(invalid)?;
-        let (width, height) = decoder.dimensions().map_err(invalid)?;
-        check(frame, (width, height), max_pixels)?;
-        let colour = decoder.colortype().map_err(invalid)?;
-        let data = decoder.read_image().map_err(invalid)?;
-        tiff_to_grey(width, height, colour, data)
-    } else {
-        let dimensions = reader(path)?.into_dimensions().map_err(invalid)?;
-        check(0, dimensions, max_pixels)?;
-        let mut reader = reader(path)?;
-        let mut limits = Limits::default();
-        limits.max_alloc = Some(max_pixels.saturating_mul(8));
-        reader.limits(limits);
-        let image = reader.decode().map_err(invalid)?.into_luma8();
-        Ok(Pixels {
-            width: image.width(),
-            height: image.height(),
-            channels: 1,
-            data: image.into_raw(),
-        })
-    }
-}
-
-fn reader(path: &str) -> Result<ImageReader<BufReader<File>>, Failure> {
-    let reader = ImageReader::open(path)
-        .map_err(|e| {
-            Failure::new(
-                FailureKind::Engine,
-                format!("cannot open staged input: {e}"),
-            )
-        })?
-        .with_guessed_format()
-        .map_err(invalid)?;
-    match reader.format() {
-        Some(ImageFormat::Png | ImageFormat::Jpeg | ImageFormat::WebP | ImageFormat::Bmp) => {
-            Ok(reader)
+    match open(path)? {
+        Opened::Tiff(mut decoder) => {
+            decoder.seek_to_image(frame as usize).map_err(invalid)?;
+            let (width, height) = decoder.dimensions().map_err(invalid)?;
+            check(frame, (width, height), max_pixels)?;
+            let colour = decoder.colortype().map_err(invalid)?;
+            let data = decoder.read_image().map_err(invalid)?;
+            tiff_to_grey(width, height, colour, data)
         }
-        _ => Err(Failure::new(
-            FailureKind::InvalidFile,
-            "the file is not a PNG, JPEG, TIFF, WebP or BMP image",
-        )),
+        Opened::Other(mut reader) => {
+            let mut limits = Limits::default();
+            limits.max_alloc = Some(max_pixels.saturating_mul(8));
+            reader.limits(limits);
+            // The header is read once: its size is checked before any pixel is decoded.
+            let decoder = reader.into_decoder().map_err(invalid)?;
+            check(0, decoder.dimensions(), max_pixels)?;
+            let image = DynamicImage::from_decoder(decoder)
+                .map_err(invalid)?
+                .into_luma8();
+            Ok(Pixels {
+                width: image.width(),
+                height: image.height(),
+                channels: 1,
+                data: image.into_raw(),
+            })
+        }
     }
-}
-
-fn is_tiff(path: &str) -> Result<bool, Failure> {
-    let reader = ImageReader::open(path)
-        .map_err(|e| {
-            Failure::new(
-                FailureKind::Engine,
-                format!("cannot open staged input: {e}"),
-            )
-        })?
-        .with_guessed_format()
-        .map_err(invalid)?;
-    Ok(reader.format() == Some(ImageFormat::Tiff))
-}
-
-fn tiff_decoder(path: &str) -> Result<Decoder<BufReader<File>>, Failure> {
-    let file = File::open(path).map_err(|e| {
-        Failure::new(
-            FailureKind::Engine,
-            format!("cannot open staged input: {e}"),
-        )
-    })?;
-    Decoder::new(BufReader::new(file)).map_err(invalid)
 }
 
 fn check(frame: u32, (width, height): (u32, u32), max_pixels: u64) -> Result<(), Failure> {
