@@ -29,7 +29,7 @@ use crate::{
     ocr,
     pdf::{compress::Preset, compress_request, to_images},
     process::{
-        InputKind, sniff,
+        ByteStream, InputKind, sniff,
         staged::{self, StagedInput},
     },
 };
@@ -160,18 +160,10 @@ impl ProcessService for ProcessApi {
                         },
                     )),
                 };
-                let chunks = pdf.map(|chunk| {
-                    chunk
-                        .map(|bytes| CompressPdfResponse {
-                            payload: Some(compress_pdf_response::Payload::Chunk(bytes)),
-                        })
-                        .map_err(Status::from)
+                let stream = summary_then_chunks(summary, pdf, |bytes| CompressPdfResponse {
+                    payload: Some(compress_pdf_response::Payload::Chunk(bytes)),
                 });
-                let stream = futures::stream::once(async { Ok(summary) }).chain(chunks);
-                Ok(respond(
-                    Box::pin(stream) as Self::CompressPdfStream,
-                    metadata,
-                ))
+                Ok(respond(stream, metadata))
             }
             Err(err) => Err(admitted.annotate(err).into()),
         }
@@ -215,18 +207,10 @@ impl ProcessService for ProcessApi {
                         },
                     )),
                 };
-                let chunks = zip.map(|chunk| {
-                    chunk
-                        .map(|bytes| PdfToImagesResponse {
-                            payload: Some(pdf_to_images_response::Payload::Chunk(bytes)),
-                        })
-                        .map_err(Status::from)
+                let stream = summary_then_chunks(summary, zip, |bytes| PdfToImagesResponse {
+                    payload: Some(pdf_to_images_response::Payload::Chunk(bytes)),
                 });
-                let stream = futures::stream::once(async { Ok(summary) }).chain(chunks);
-                Ok(respond(
-                    Box::pin(stream) as Self::PdfToImagesStream,
-                    metadata,
-                ))
+                Ok(respond(stream, metadata))
             }
             Err(err) => Err(admitted.annotate(err).into()),
         }
@@ -312,6 +296,18 @@ where
             Err(status) => Some(Err(cancelled(status))),
         })
         .filter_map(futures::future::ready)
+}
+
+/// A file answer: the summary message first (its figures are also in the metadata), then the
+/// file's chunks, each wrapped by `chunk`.
+fn summary_then_chunks<R: Send + 'static>(
+    summary: R,
+    bytes: ByteStream,
+    chunk: fn(Bytes) -> R,
+) -> BoxStream<'static, Result<R, Status>> {
+    futures::stream::once(async { Ok(summary) })
+        .chain(bytes.map(move |piece| piece.map(chunk).map_err(Status::from)))
+        .boxed()
 }
 
 fn first_message() -> ApiError {

@@ -6,12 +6,11 @@ pub mod languages;
 pub mod tesseract;
 
 use futures::{StreamExt, TryStreamExt, stream};
-use quire_proto::ErrorCode;
 
 use crate::{
-    error::{ApiError, ApiResult},
-    process::{InputKind, MAX_PAGES, Processing, staged::StagedInput, unexpected_answer},
-    workers::protocol::{Answer, Inspect, Job, Ocr, Source, Task},
+    error::ApiResult,
+    process::{InputKind, Processing, staged::StagedInput, unexpected_answer},
+    workers::protocol::{Answer, Job, Ocr, Source, Task},
 };
 
 #[derive(Debug)]
@@ -33,18 +32,10 @@ pub async fn extract(
     let source = match kind {
         InputKind::Pdf => Source::Pdf,
         InputKind::Image => Source::Image,
-    } as i32;
+    };
     let path = input.path();
-    let pages = count_pages(processing, &path, source).await?;
-    if pages > MAX_PAGES {
-        return Err(ApiError::new(
-            ErrorCode::TooManyPages,
-            format!(
-                "the file has {pages} pages and OCR takes at most {MAX_PAGES}: split it and send \
-                 the parts"
-            ),
-        ));
-    }
+    let pages = processing.inspect(&path, source, "OCR").await?.pages;
+    let source = source as i32;
     // At most one job per worker in flight for this request, so a 30-page file does not
     // hold the whole queue and other requests' pages interleave with its own.
     let texts: Vec<String> = stream::iter(0..pages)
@@ -74,23 +65,4 @@ pub async fn extract(
         pages,
         lang,
     })
-}
-
-async fn count_pages(processing: &Processing, path: &str, source: i32) -> ApiResult<u32> {
-    let answer = processing
-        .run(Job {
-            task: Some(Task::Inspect(Inspect {
-                path: path.to_owned(),
-                source,
-            })),
-        })
-        .await?;
-    match answer {
-        Answer::Info(info) if info.pages > 0 => Ok(info.pages),
-        Answer::Info(_) => Err(ApiError::new(
-            ErrorCode::InvalidFile,
-            "the file has no pages",
-        )),
-        _ => Err(unexpected_answer()),
-    }
 }

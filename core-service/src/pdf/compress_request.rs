@@ -1,13 +1,12 @@
 //! A compression request on the core: the worker writes the compressed PDF beside the staged
 //! input, and it streams back from there; both files go when the answer is done.
 
-use bytes::Bytes;
-use futures::{Stream, StreamExt};
+use futures::StreamExt;
 use tokio_util::io::ReaderStream;
 
 use crate::{
     error::{ApiError, ApiResult},
-    process::{Processing, staged::StagedInput, unexpected_answer},
+    process::{ByteStream, Processing, staged::StagedInput, unexpected_answer},
     workers::protocol::{Answer, Compress, Job, Task},
 };
 
@@ -16,7 +15,7 @@ pub struct Compressed {
     pub compressed_size: u64,
     /// Share of the original saved, in percent, rounded to two decimals.
     pub savings_percent: f64,
-    pub pdf: std::pin::Pin<Box<dyn Stream<Item = ApiResult<Bytes>> + Send>>,
+    pub pdf: ByteStream,
 }
 
 pub async fn compress(

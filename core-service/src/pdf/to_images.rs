@@ -3,16 +3,14 @@
 //! pages are still rendering.
 
 use async_zip::{Compression, ZipEntryBuilder, tokio::write::ZipFileWriter};
-use bytes::Bytes;
-use futures::{Stream, StreamExt, stream};
-use quire_proto::ErrorCode;
+use futures::{StreamExt, stream};
 use tokio_util::io::ReaderStream;
 
 use super::pdfium::{check_pixels, pixel_size};
 use crate::{
     error::{ApiError, ApiResult},
-    process::{MAX_PAGES, Processing, staged::StagedInput, unexpected_answer},
-    workers::protocol::{Answer, Failure, Inspect, Job, Render, Source, Task},
+    process::{ByteStream, Processing, failure_error, staged::StagedInput, unexpected_answer},
+    workers::protocol::{Answer, Job, Render, Source, Task},
 };
 
 pub const DEFAULT_DPI: u32 = 150;
@@ -24,7 +22,7 @@ const PIPE: usize = 256 * 1024;
 pub struct Rendering {
     pub pages: u32,
     pub dpi: u32,
-    pub zip: std::pin::Pin<Box<dyn Stream<Item = ApiResult<Bytes>> + Send>>,
+    pub zip: ByteStream,
 }
 
 /// `0` means the default.
@@ -46,38 +44,13 @@ pub async fn render_zip(
     dpi: u32,
 ) -> ApiResult<Rendering> {
     let path = input.path();
-    let info = match processing
-        .run(Job {
-            task: Some(Task::Inspect(Inspect {
-                path: path.clone(),
-                source: Source::Pdf as i32,
-            })),
-        })
-        .await?
-    {
-        Answer::Info(info) => info,
-        _ => return Err(unexpected_answer()),
-    };
+    let info = processing
+        .inspect(&path, Source::Pdf, "PDF to images")
+        .await?;
     let pages = info.pages;
-    if pages == 0 {
-        return Err(ApiError::new(
-            ErrorCode::InvalidFile,
-            "the PDF has no pages",
-        ));
-    }
-    if pages > MAX_PAGES {
-        return Err(ApiError::new(
-            ErrorCode::TooManyPages,
-            format!(
-                "the PDF has {pages} pages and at most {MAX_PAGES} can be converted: split it and \
-                 send the parts"
-            ),
-        ));
-    }
     for (page, (width, height)) in info.widths.iter().zip(&info.heights).enumerate() {
         let size = pixel_size(*width, *height, dpi);
-        check_pixels(page as u32, size, dpi, processing.max_pixels)
-            .map_err(|Failure { message, .. }| ApiError::new(ErrorCode::TooManyPixels, message))?;
+        check_pixels(page as u32, size, dpi, processing.max_pixels).map_err(failure_error)?;
     }
 
     let (reader, writer) = tokio::io::duplex(PIPE);

@@ -8,13 +8,17 @@ use std::{path::PathBuf, sync::Arc};
 use quire_proto::ErrorCode;
 
 use crate::{
-    error::ApiError,
+    error::{ApiError, ApiResult},
     ocr::languages::Languages,
     workers::{
         PoolError, WorkerPool,
-        protocol::{Answer, Failure, FailureKind, Job},
+        protocol::{Answer, Failure, FailureKind, Info, Inspect, Job, Source, Task},
     },
 };
+
+/// A file streamed back to the caller (a ZIP of pages, a compressed PDF).
+pub type ByteStream =
+    std::pin::Pin<Box<dyn futures::Stream<Item = ApiResult<bytes::Bytes>> + Send>>;
 
 /// SPEC 8: OCR and PDF to images take up to 30 pages.
 pub const MAX_PAGES: u32 = 30;
@@ -37,6 +41,38 @@ impl Processing {
             Ok(Answer::Failure(failure)) => Err(failure_error(failure)),
             Ok(answer) => Ok(answer),
             Err(err) => Err(pool_error(err)),
+        }
+    }
+}
+
+impl Processing {
+    /// Page (or frame) count and PDF page sizes of a staged input, refused when it has no
+    /// page or more than [`MAX_PAGES`]; `what` names the endpoint in that refusal.
+    pub async fn inspect(&self, path: &str, source: Source, what: &str) -> ApiResult<Info> {
+        let answer = self
+            .run(Job {
+                task: Some(Task::Inspect(Inspect {
+                    path: path.to_owned(),
+                    source: source as i32,
+                })),
+            })
+            .await?;
+        let Answer::Info(info) = answer else {
+            return Err(unexpected_answer());
+        };
+        match info.pages {
+            0 => Err(ApiError::new(
+                ErrorCode::InvalidFile,
+                "the file has no pages",
+            )),
+            pages if pages > MAX_PAGES => Err(ApiError::new(
+                ErrorCode::TooManyPages,
+                format!(
+                    "the file has {pages} pages and {what} takes at most {MAX_PAGES}: split it \
+                     and send the parts"
+                ),
+            )),
+            _ => Ok(info),
         }
     }
 }
@@ -66,7 +102,8 @@ pub fn unexpected_answer() -> ApiError {
     ApiError::internal("processing", "worker answered another job type")
 }
 
-fn failure_error(Failure { kind, message }: Failure) -> ApiError {
+/// A failure the worker reported, as the API error that says whose fault it was.
+pub fn failure_error(Failure { kind, message }: Failure) -> ApiError {
     let code = match FailureKind::try_from(kind) {
         Ok(FailureKind::InvalidFile) => ErrorCode::InvalidFile,
         Ok(FailureKind::TooManyPixels) => ErrorCode::TooManyPixels,
