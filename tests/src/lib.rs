@@ -259,6 +259,16 @@ pub async fn fresh_postgres_database() -> String {
     format!("{server}/{name}")
 }
 
+/// A gRPC request carrying `key` as its bearer credentials.
+pub fn authed<T>(message: T, key: &str) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {key}").parse().expect("ascii key"),
+    );
+    request
+}
+
 /// A multipart form with one `file` part.
 pub fn file_form(name: &str, bytes: Vec<u8>) -> reqwest::multipart::Form {
     reqwest::multipart::Form::new().part(

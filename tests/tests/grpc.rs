@@ -2,18 +2,10 @@
 //! metadata, errors as google.rpc.Status with an ErrorInfo reason, streaming both ways.
 
 use quire_core::quota::Plan;
-use quire_e2e::{Stack, both_databases, eicar, noise, v1};
+use quire_e2e::{Stack, authed, both_databases, eicar, noise, v1};
 use tonic::{Code, Request, transport::Channel};
 use tonic_types::StatusExt;
 use v1::file_service_client::FileServiceClient;
-
-fn authed<T>(message: T, key: &str) -> Request<T> {
-    let mut request = Request::new(message);
-    request
-        .metadata_mut()
-        .insert("authorization", format!("Bearer {key}").parse().unwrap());
-    request
-}
 
 fn upload_messages(name: &str, bytes: &[u8], declared: Option<u64>) -> Vec<v1::UploadRequest> {
     let mut messages = vec![v1::UploadRequest {

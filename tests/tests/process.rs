@@ -595,21 +595,14 @@ fn crc32(data: &[u8]) -> u32 {
 
 mod grpc {
     use super::*;
+    use quire_e2e::authed;
     use quire_e2e::v1::{
         self, OcrOptions, OcrRequest, PdfToImagesOptions, PdfToImagesRequest, ocr_request,
         pdf_to_images_request, pdf_to_images_response,
         process_service_client::ProcessServiceClient,
     };
-    use tonic::{Code, Request};
+    use tonic::Code;
     use tonic_types::StatusExt;
-
-    fn authed<T>(message: T, key: &str) -> Request<T> {
-        let mut request = Request::new(message);
-        request
-            .metadata_mut()
-            .insert("authorization", format!("Bearer {key}").parse().unwrap());
-        request
-    }
 
     fn ocr_messages(
         bytes: &[u8],
