@@ -8,7 +8,8 @@
 //!
 //! `cargo bench -p quire-edge --bench support`. Presidio comes from PyPI:
 //! `python3 -m venv .cache/presidio && .cache/presidio/bin/pip install presidio-analyzer==2.2.366`;
-//! QUIRE_BENCH_PRESIDIO_PYTHON points at another interpreter, QUIRE_BENCH_LOG_MB sets the size.
+//! QUIRE_BENCH_PRESIDIO_PYTHON points at another interpreter, QUIRE_BENCH_LOG_MB sets the size,
+//! QUIRE_BENCH_ONLY=anonymizer prints the in-process figures alone.
 
 use std::{io::Write, process::Command, time::Instant};
 
@@ -21,6 +22,16 @@ fn main() -> anyhow::Result<()> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(8);
+    if std::env::var("QUIRE_BENCH_ONLY").as_deref() == Ok("anonymizer") {
+        // The in-process figure alone, for profiling runs: no server, no Presidio.
+        for (name, template_every) in [("dense", 1), ("typical", 5)] {
+            let log = generate_log(mb * 1_000_000, template_every);
+            let (ours, items) = in_process(&log);
+            let rate = log.len() as f64 / 1e6 / ours;
+            println!("{name:<8} {items:>8} items {rate:>8.1} MB/s");
+        }
+        return Ok(());
+    }
     let work = tempfile::tempdir()?;
     let server = common::Server::start(&work.path().join("data"), &[], "read")?;
     println!(

@@ -10,9 +10,10 @@ use std::{
     sync::LazyLock,
 };
 
-use aho_corasick::{AhoCorasick, MatchKind};
 use foldhash::HashMap;
 use regex_automata::meta;
+
+use super::literals::Literals;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -223,26 +224,41 @@ fn replace(text: &str, items: Vec<Item<'_>>, pseudonyms: &mut Pseudonyms) -> Ano
     out
 }
 
-/// Bytes an item can be made of (the union of the patterns' classes). A match never holds any
-/// other byte, except the spaces of `NT AUTHORITY\` and of `\LOCAL SERVICE`.
-const ITEM_BYTE: [bool; 256] = {
-    let mut table = [false; 256];
+/// What a byte is to the run finder: 0 for a byte no item holds, else ITEM plus the trigger a
+/// kind needs (`@`, `\`, `.`, `:`). A match never holds a byte of class 0, except the spaces of
+/// `NT AUTHORITY\` and of `\LOCAL SERVICE`.
+const ITEM: u8 = 1;
+const AT: u8 = 2;
+const BACKSLASH: u8 = 4;
+const DOT: u8 = 8;
+const COLON: u8 = 16;
+const TRIGGERS: u8 = AT | BACKSLASH | DOT | COLON;
+const CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        table[b] = c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                b'.' | b'_' | b'%' | b'+' | b'-' | b'@' | b'\\' | b':' | b'[' | b']' | b'$'
-            );
+        table[b] = match c {
+            b'@' => ITEM | AT,
+            b'\\' => ITEM | BACKSLASH,
+            b'.' => ITEM | DOT,
+            b':' => ITEM | COLON,
+            b'_' | b'%' | b'+' | b'-' | b'[' | b']' | b'$' => ITEM,
+            _ if c.is_ascii_alphanumeric() => ITEM,
+            _ => 0,
+        };
         b += 1;
     }
     table
 };
 
+fn is_item_byte(b: u8) -> bool {
+    CLASS[b as usize] != 0
+}
+
 /// Spans of CANDIDATES matches in `windows`: the same as `CANDIDATES.find_iter(text)` gives
 /// wherever a match could be accepted, found faster. The text is cut into runs of item bytes (no
-/// match crosses a run's edge, see ITEM_BYTE), and the regex runs only on the runs that hold
+/// match crosses a run's edge, see CLASS), and the regex runs only on the runs that hold
 /// what some kind needs: `@`, `\`, a dot before a letter or digit, or the colons of an IPv6
 /// address (`::` or seven of them). Most of a log is words, times and punctuation, which this
 /// skips at the speed of a table lookup per byte.
@@ -266,13 +282,13 @@ fn windows(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let n = bytes.len();
     let run_start_before = |mut i: usize| {
-        while i > 0 && ITEM_BYTE[bytes[i - 1] as usize] {
+        while i > 0 && is_item_byte(bytes[i - 1]) {
             i -= 1;
         }
         i
     };
     let run_end_from = |mut i: usize| {
-        while i < n && ITEM_BYTE[bytes[i] as usize] {
+        while i < n && is_item_byte(bytes[i]) {
             i += 1;
         }
         i
@@ -280,31 +296,27 @@ fn windows(text: &str) -> Vec<(usize, usize)> {
     let mut windows: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
     while i < n {
-        if !ITEM_BYTE[bytes[i] as usize] {
+        if !is_item_byte(bytes[i]) {
             i += 1;
             continue;
         }
         let mut start = i;
-        let (mut at, mut backslash, mut dot, mut colons, mut double_colon) =
-            (false, false, false, 0u32, false);
-        while i < n && ITEM_BYTE[bytes[i] as usize] {
-            match bytes[i] {
-                b'@' => at = true,
-                b'\\' => backslash = true,
-                b'.' => dot |= bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric),
-                b':' => {
-                    colons += 1;
-                    double_colon |= bytes.get(i + 1) == Some(&b':');
-                }
-                _ => {}
+        // One table lookup per byte; the triggers seen are looked at closely only afterwards,
+        // which most runs (words, numbers, dates) never need.
+        let mut seen = 0;
+        while i < n {
+            let class = CLASS[bytes[i] as usize];
+            if class == 0 {
+                break;
             }
+            seen |= class;
             i += 1;
         }
         let mut end = i;
-        if !(at || backslash || dot || double_colon || colons >= 7) {
+        if seen & TRIGGERS == 0 || !worth_a_search(&bytes[start..end], seen) {
             continue;
         }
-        if backslash {
+        if seen & BACKSLASH != 0 {
             // `NT AUTHORITY\SYSTEM` and `NT AUTHORITY\LOCAL SERVICE`: take in the words around.
             if text[..start].ends_with("NT ") {
                 start = run_start_before(start - 1);
@@ -325,6 +337,24 @@ fn windows(text: &str) -> Vec<(usize, usize)> {
     windows
 }
 
+/// Whether a run with the triggers `seen` holds what some kind needs: `@`, `\`, a dot before a
+/// letter or digit, or the colons of an IPv6 address (`::` or seven of them).
+fn worth_a_search(run: &[u8], seen: u8) -> bool {
+    if seen & (AT | BACKSLASH) != 0 {
+        return true;
+    }
+    if seen & DOT != 0
+        && run
+            .windows(2)
+            .any(|pair| pair[0] == b'.' && pair[1].is_ascii_alphanumeric())
+    {
+        return true;
+    }
+    seen & COLON != 0
+        && (run.windows(2).any(|pair| pair == b"::")
+            || run.iter().filter(|&&b| b == b':').count() >= 7)
+}
+
 /// Literal occurrences of `values` in `text` that none of its `items` covers yet. Every value
 /// holds a byte that makes a window (a dot before a letter or digit, `@`, `\`, `::` or seven
 /// colons), so its occurrences lie in windows; an occurrence that overlaps no item lies in a gap
@@ -335,25 +365,19 @@ fn other_occurrences(
     items: &[Item<'_>],
     values: &HashMap<&str, (Kind, &str)>,
 ) -> Vec<Item<'static>> {
-    let literals: Vec<&str> = values.keys().copied().collect();
     // Leftmost-longest: `10.0.0.10` wins over `10.0.0.1` at the same position.
-    let Ok(finder) = AhoCorasick::builder()
-        .match_kind(MatchKind::LeftmostLongest)
-        .build(&literals)
-    else {
-        return Vec::new();
-    };
+    let finder = Literals::new(values.keys().copied());
     let mut more = Vec::new();
     let mut search = |from: usize, to: usize| {
         if from >= to {
             return;
         }
-        for m in finder.find_iter(&text[from..to]) {
-            let (start, end) = (from + m.start(), from + m.end());
+        finder.find_all(&text[from..to], |start, end| {
+            let (start, end) = (from + start, from + end);
             if let Some((kind, key)) = values.get(&text[start..end]) {
                 more.push((start, end, *kind, Cow::Owned((*key).to_owned())));
             }
-        }
+        });
     };
     let mut next_item = 0;
     for &(window_start, window_end) in windows {

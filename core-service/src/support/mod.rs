@@ -5,6 +5,7 @@
 pub mod anonymize;
 pub mod classify;
 mod draft;
+mod literals;
 pub mod log_facts;
 pub mod missing;
 pub mod phrases;
