@@ -319,7 +319,7 @@ fn first_message() -> ApiError {
 fn expect_pdf(input: &StagedInput) -> ApiResult<()> {
     match sniff(&input.head) {
         Ok(InputKind::Pdf) => Ok(()),
-        Ok(InputKind::Image) => Err(ApiError::new(
+        Ok(InputKind::Image | InputKind::Tiff) => Err(ApiError::new(
             ErrorCode::UnsupportedFileType,
             "received an image: this endpoint takes a PDF",
         )),

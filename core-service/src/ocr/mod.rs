@@ -29,12 +29,18 @@ pub async fn extract(
     kind: InputKind,
     lang: String,
 ) -> ApiResult<OcrResult> {
-    let source = match kind {
-        InputKind::Pdf => Source::Pdf,
-        InputKind::Image => Source::Image,
-    };
     let path = input.path();
-    let pages = processing.inspect(&path, source, "OCR").await?.pages;
+    let (source, pages) = match kind {
+        InputKind::Pdf => (Source::Pdf, None),
+        InputKind::Tiff => (Source::Image, None),
+        // One frame: the OCR job itself checks the header and the pixel cap, so a round trip
+        // to count pages would only add latency.
+        InputKind::Image => (Source::Image, Some(1)),
+    };
+    let pages = match pages {
+        Some(pages) => pages,
+        None => processing.inspect(&path, source, "OCR").await?.pages,
+    };
     let source = source as i32;
     // At most one job per worker in flight for this request, so a 30-page file does not
     // hold the whole queue and other requests' pages interleave with its own.

@@ -81,6 +81,9 @@ impl Processing {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InputKind {
     Pdf,
+    /// A TIFF, which may hold several pages.
+    Tiff,
+    /// A single-frame image (PNG, JPEG, WebP, BMP).
     Image,
 }
 
@@ -90,9 +93,8 @@ pub fn sniff(head: &[u8]) -> Result<InputKind, String> {
         return Ok(InputKind::Pdf);
     }
     match infer::get(head).map(|t| t.mime_type()) {
-        Some("image/png" | "image/jpeg" | "image/tiff" | "image/webp" | "image/bmp") => {
-            Ok(InputKind::Image)
-        }
+        Some("image/tiff") => Ok(InputKind::Tiff),
+        Some("image/png" | "image/jpeg" | "image/webp" | "image/bmp") => Ok(InputKind::Image),
         Some(mime) => Err(mime.to_owned()),
         None => Err("data of an unknown type".to_owned()),
     }
@@ -156,6 +158,7 @@ mod tests {
             sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
             Ok(InputKind::Image)
         );
+        assert_eq!(sniff(b"II*\0\x08\0\0\0"), Ok(InputKind::Tiff));
         assert_eq!(
             sniff(b"hello world").unwrap_err(),
             "data of an unknown type"
