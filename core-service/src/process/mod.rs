@@ -158,7 +158,7 @@ mod tests {
             sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
             Ok(InputKind::Image)
         );
-        assert_eq!(sniff(b"II*\0\x08\0\0\0"), Ok(InputKind::Tiff));
+        assert_eq!(sniff(b"II*\0\x08\0\0\0\x10\0"), Ok(InputKind::Tiff));
         assert_eq!(
             sniff(b"hello world").unwrap_err(),
             "data of an unknown type"
