@@ -9,5 +9,9 @@ pub fn open_local(data_dir: &std::path::Path) -> anyhow::Result<Arc<dyn ObjectSt
     let dir = data_dir.join("blobs");
     std::fs::create_dir_all(&dir)
         .map_err(|e| anyhow::anyhow!("cannot create blob directory {}: {e}", dir.display()))?;
-    Ok(Arc::new(LocalFileSystem::new_with_prefix(&dir)?))
+    // A 201 promises the file is kept: each blob and its directory entry are on stable storage
+    // (fsync) before the upload is committed, as an object store such as S3 guarantees.
+    Ok(Arc::new(
+        LocalFileSystem::new_with_prefix(&dir)?.with_fsync(true),
+    ))
 }

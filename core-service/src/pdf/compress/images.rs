@@ -3,8 +3,10 @@
 //! smaller. Images this cannot handle exactly (masks, /Decode arrays, indexed, CMYK, 16-bit)
 //! keep their bytes.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use fast_image_resize::{PixelType, ResizeAlg, ResizeOptions, Resizer, images::Image};
-use lopdf::{Document, Object, Stream};
+use lopdf::{Document, Object, ObjectId, Stream};
 
 use super::{Preset, displayed::DisplayedSizes};
 
@@ -17,29 +19,55 @@ pub struct ImageReport {
     pub skipped: usize,
 }
 
+/// Re-encodes the images in parallel, one thread per core (an image-heavy file is mostly
+/// decoding, resampling and encoding pixels), then swaps the smaller streams in.
 pub fn recompress_images(
     doc: &mut Document,
     sizes: &DisplayedSizes,
     preset: Preset,
     max_pixels: u64,
 ) -> ImageReport {
+    let work: Vec<(ObjectId, (f32, f32))> = sizes.iter().map(|(&id, &shown)| (id, shown)).collect();
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(work.len())
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let shared: &Document = doc;
+    let replacements: Vec<(ObjectId, Stream)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut resizer = Resizer::new();
+                    let mut done = Vec::new();
+                    while let Some(&(id, shown)) = work.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let Ok(Object::Stream(stream)) = shared.get_object(id) else {
+                            continue;
+                        };
+                        if let Some(replacement) =
+                            reencode(shared, stream, shown, preset, max_pixels, &mut resizer)
+                        {
+                            done.push((id, replacement));
+                        }
+                    }
+                    done
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            // A panicking thread loses only its own images, which keep their bytes.
+            .flat_map(|handle| handle.join().unwrap_or_default())
+            .collect()
+    });
     let mut report = ImageReport {
         replaced: 0,
-        skipped: 0,
+        skipped: work.len() - replacements.len(),
     };
-    let mut resizer = Resizer::new();
-    for (&id, &displayed) in sizes {
-        let Ok(Object::Stream(stream)) = doc.get_object(id) else {
-            continue;
-        };
-        match reencode(doc, stream, displayed, preset, max_pixels, &mut resizer) {
-            Some(replacement) => {
-                if let Ok(object) = doc.get_object_mut(id) {
-                    *object = Object::Stream(replacement);
-                    report.replaced += 1;
-                }
-            }
-            None => report.skipped += 1,
+    for (id, replacement) in replacements {
+        if let Ok(object) = doc.get_object_mut(id) {
+            *object = Object::Stream(replacement);
+            report.replaced += 1;
         }
     }
     report
