@@ -3,6 +3,7 @@
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR")?);
     let protos = [
+        "quire/v1/account_service.proto",
         "quire/v1/file.proto",
         "quire/v1/file_service.proto",
         "quire/v1/process_service.proto",

@@ -4,12 +4,16 @@
 pub use sea_orm_migration::prelude::*;
 
 mod m0001_accounts_keys_files;
+mod m0002_web_sessions;
 
 pub struct Migrator;
 
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m0001_accounts_keys_files::Migration)]
+        vec![
+            Box::new(m0001_accounts_keys_files::Migration),
+            Box::new(m0002_web_sessions::Migration),
+        ]
     }
 }

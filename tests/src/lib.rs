@@ -269,6 +269,18 @@ pub fn authed<T>(message: T, key: &str) -> tonic::Request<T> {
     request
 }
 
+/// A gRPC request carrying a browser session's token, as the edge sends it from the cookie.
+pub fn in_session<T>(message: T, session_token: &str) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Session {session_token}")
+            .parse()
+            .expect("ascii token"),
+    );
+    request
+}
+
 /// A multipart form with one `file` part.
 pub fn file_form(name: &str, bytes: Vec<u8>) -> reqwest::multipart::Form {
     reqwest::multipart::Form::new().part(

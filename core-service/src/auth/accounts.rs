@@ -1,4 +1,4 @@
-//! Account and key administration, shared by the admin CLI and (later) the dashboard.
+//! Account and key administration, shared by the admin CLI and the dashboard.
 
 use chrono::{DateTime, Utc};
 use quire_proto::ErrorCode;
@@ -21,9 +21,10 @@ pub async fn create_account(
 ) -> ApiResult<account::Model> {
     let email = normalize_email(email)?;
     if find_account(db, &email).await.is_ok() {
-        return Err(ApiError::invalid(format!(
-            "an account for {email} already exists"
-        )));
+        return Err(ApiError::new(
+            ErrorCode::EmailTaken,
+            format!("an account for {email} already exists: log in, or use another address"),
+        ));
     }
     let model = account::ActiveModel {
         email: Set(email),
@@ -71,7 +72,16 @@ pub async fn create_key(
     scopes: &str,
 ) -> ApiResult<NewKey> {
     let account = find_account(db, email).await?;
-    let scopes = scope::parse_list(scopes)?;
+    create_key_for(db, account.id, name, scope::parse_list(scopes)?).await
+}
+
+/// Creates a key of the account `account_id`; `scopes` parsed already (at least one).
+pub async fn create_key_for(
+    db: &DatabaseConnection,
+    account_id: i64,
+    name: &str,
+    scopes: Vec<scope::Scope>,
+) -> ApiResult<NewKey> {
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 100 {
         return Err(ApiError::invalid(
@@ -80,7 +90,7 @@ pub async fn create_key(
     }
     let secret = key::generate();
     let model = api_key::ActiveModel {
-        account_id: Set(account.id),
+        account_id: Set(account_id),
         name: Set(name.to_owned()),
         display_prefix: Set(key::display_prefix(&secret)),
         key_hash: Set(key::hash(&secret)),
@@ -108,6 +118,20 @@ pub async fn list_keys(db: &DatabaseConnection, email: &str) -> ApiResult<Vec<ap
         .await?)
 }
 
+/// The account's key `key_id`; 404 when it does not exist or belongs to someone else (the
+/// same answer, so ids of other accounts' keys cannot be probed).
+pub async fn own_key(
+    db: &DatabaseConnection,
+    account_id: i64,
+    key_id: i64,
+) -> ApiResult<api_key::Model> {
+    api_key::Entity::find_by_id(key_id)
+        .filter(api_key::Column::AccountId.eq(account_id))
+        .one(db)
+        .await?
+        .ok_or_else(|| ApiError::new(ErrorCode::NotFound, format!("no API key with id {key_id}")))
+}
+
 /// Revokes a key; the next call made with it gets 401. Revoking twice keeps the first date.
 pub async fn revoke_key(db: &DatabaseConnection, key_id: i64) -> ApiResult<DateTime<Utc>> {
     let key = api_key::Entity::find_by_id(key_id)
@@ -129,7 +153,7 @@ pub async fn revoke_key(db: &DatabaseConnection, key_id: i64) -> ApiResult<DateT
     Ok(now)
 }
 
-fn normalize_email(email: &str) -> ApiResult<String> {
+pub fn normalize_email(email: &str) -> ApiResult<String> {
     let email = email.trim().to_lowercase();
     let valid = email.len() <= 254
         && email.split_once('@').is_some_and(|(local, domain)| {

@@ -10,11 +10,15 @@ const DISPLAY_LEN: usize = PREFIX.len() + 8;
 const BASE62: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 pub fn generate() -> String {
+    format!("{PREFIX}{}", random_base62(RANDOM_LEN))
+}
+
+/// `len` random letters and digits (≈5.95 bits each), for keys, session and CSRF tokens.
+pub fn random_base62(len: usize) -> String {
     let mut rng = rand::rng();
-    let random: String = (0..RANDOM_LEN)
+    (0..len)
         .map(|_| BASE62[rng.random_range(0..BASE62.len())] as char)
-        .collect();
-    format!("{PREFIX}{random}")
+        .collect()
 }
 
 pub fn is_well_formed(key: &str) -> bool {

@@ -2,7 +2,11 @@
 
 pub mod accounts;
 pub mod key;
+pub mod login_limit;
+pub mod password;
 pub mod scope;
+pub mod sessions;
+pub mod web;
 
 use chrono::Utc;
 use quire_proto::{ErrorCode, metadata::AUTHORIZATION};
@@ -22,7 +26,10 @@ pub use scope::{Scope, ScopeRule};
 #[derive(Clone, Debug)]
 pub struct Caller {
     pub account_id: i64,
-    pub key_id: i64,
+    /// The API key the call came with; none for a browser session.
+    pub key_id: Option<i64>,
+    /// The browser session the call came with; none for an API key.
+    pub session_id: Option<i64>,
     pub plan: Plan,
     pub scopes: Vec<Scope>,
 }
@@ -40,6 +47,9 @@ pub async fn authenticate(db: &DatabaseConnection, metadata: &MetadataMap) -> Ap
         ));
     };
     let header = header.to_str().unwrap_or_default();
+    if let Some(token) = header.strip_prefix("Session ") {
+        return session_caller(db, token.trim()).await;
+    }
     let Some(token) = header
         .strip_prefix("Bearer ")
         .or_else(|| header.strip_prefix("bearer "))
@@ -86,10 +96,42 @@ pub async fn authenticate(db: &DatabaseConnection, metadata: &MetadataMap) -> Ap
     touch_last_used(db.clone(), key.id);
     Ok(Caller {
         account_id: account.id,
-        key_id: key.id,
+        key_id: Some(key.id),
+        session_id: None,
         plan: Plan::parse(&account.plan)?,
         scopes: scope::parse_list(&key.scopes)?,
     })
+}
+
+/// A logged-in browser (`authorization: Session <token>`, sent by the edge from the session
+/// cookie): the account's own calls, with every scope.
+async fn session_caller(db: &DatabaseConnection, token: &str) -> ApiResult<Caller> {
+    let (session, account) = sessions::resolve(db, token).await?;
+    Ok(Caller {
+        account_id: account.id,
+        key_id: None,
+        session_id: Some(session.id),
+        plan: Plan::parse(&account.plan)?,
+        scopes: Scope::ALL.to_vec(),
+    })
+}
+
+/// A session call, for the AccountService methods that only a logged-in person may make.
+pub async fn authenticate_session(
+    db: &DatabaseConnection,
+    metadata: &MetadataMap,
+) -> ApiResult<(crate::db::session::Model, account::Model)> {
+    let token = metadata
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Session "))
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::InvalidSession,
+                "this call needs a logged-in session (`authorization: Session <token>`): log in first",
+            )
+        })?;
+    sessions::resolve(db, token.trim()).await
 }
 
 /// Records when a key was last used, off the request path and at most once a minute, so that

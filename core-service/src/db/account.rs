@@ -16,6 +16,8 @@ pub struct Model {
     pub calls_total: i64,
     pub storage_used: i64,
     pub created_at: ChronoDateTimeUtc,
+    /// Argon2id PHC string; none for accounts made by the admin CLI until a password is set.
+    pub password_hash: Option<String>,
 }
 
 impl ActiveModelBehavior for ActiveModel {}

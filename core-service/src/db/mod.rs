@@ -3,6 +3,8 @@
 pub mod account;
 pub mod api_key;
 pub mod file;
+pub mod login_failure;
+pub mod session;
 
 use std::time::Duration;
 

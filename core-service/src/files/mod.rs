@@ -29,5 +29,6 @@ pub fn to_proto(model: &file::Model, base_url: &str) -> v1::File {
         url: format!("{base_url}/f/{}", model.token),
         created_at: Some(timestamp(model.created_at)),
         sha256: model.sha256.clone(),
+        downloads: model.downloads.max(0) as u64,
     }
 }

@@ -80,7 +80,7 @@ where
     let row = file::ActiveModel {
         token: Set(token),
         account_id: Set(caller.account_id),
-        key_id: Set(Some(caller.key_id)),
+        key_id: Set(caller.key_id),
         filename: Set(names::sanitize_filename(&meta.filename)),
         mime_type: Set("application/octet-stream".to_owned()),
         size: Set(0),

@@ -1,5 +1,6 @@
 //! The gRPC transport: one file per service, thin handlers over the domain modules.
 
+mod account_service;
 mod file_service;
 mod gate;
 mod health;

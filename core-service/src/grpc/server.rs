@@ -5,15 +5,16 @@ use std::time::Duration;
 
 use quire_proto::transport::{CONNECTION_WINDOW, STREAM_WINDOW};
 use quire_proto::v1::{
-    file_service_server::FileServiceServer, process_service_server::ProcessServiceServer,
-    support_service_server::SupportServiceServer,
+    account_service_server::AccountServiceServer, file_service_server::FileServiceServer,
+    process_service_server::ProcessServiceServer, support_service_server::SupportServiceServer,
 };
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tonic::transport::Server;
 
 use super::{
-    file_service::FileApi, health, process_service::ProcessApi, support_service::SupportApi,
+    account_service::AccountApi, file_service::FileApi, health, process_service::ProcessApi,
+    support_service::SupportApi,
 };
 use crate::{Core, files::sweeper};
 
@@ -55,6 +56,11 @@ pub async fn serve_with_shutdown(
         })
         .add_service(health_service)
         .add_service(reflection)
+        .add_service(
+            AccountServiceServer::new(AccountApi::new(core.clone()))
+                .max_decoding_message_size(max)
+                .max_encoding_message_size(max),
+        )
         .add_service(
             FileServiceServer::new(FileApi::new(core.clone()))
                 .max_decoding_message_size(max)
