@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything Quire needs to build, run and test on a Debian machine, idempotently:
 # Debian packages (clamd, protoc, Tesseract, qpdf), the PDFium library from the pypdfium2 wheel,
-# the test tools (buf, grpcio) in .cache/venv and the real-world PDF corpus in
-# .cache/pdf-corpus. Safe to run again; it only installs what is missing.
+# the test tools (buf, grpcio) in .cache/venv, playwright-core in tests/web for the browser
+# tests, and the real-world PDF corpus in .cache/pdf-corpus. Safe to run again; it only
+# installs what is missing.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -23,13 +24,18 @@ for lang in eng fra; do
   ls /usr/share/tesseract-ocr/*/tessdata/$lang.traineddata >/dev/null 2>&1 || need_apt=1
 done
 python3 -m venv --help >/dev/null 2>&1 || need_apt=1
+# The browser tests of the web interface: Debian's chromium driven by playwright-core (npm).
+for cmd in chromium node npm curl; do
+  command -v "$cmd" >/dev/null 2>&1 || need_apt=1
+done
 if [ "$need_apt" = 1 ]; then
   echo "setup: installing Debian packages"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q
   apt-get install -y -q --no-install-recommends \
     clamav clamav-daemon protobuf-compiler libprotobuf-dev pkg-config python3 python3-venv ca-certificates \
-    libtesseract-dev libleptonica-dev clang libclang-dev tesseract-ocr-eng tesseract-ocr-fra qpdf
+    libtesseract-dev libleptonica-dev clang libclang-dev tesseract-ocr-eng tesseract-ocr-fra qpdf \
+    chromium curl $(command -v node >/dev/null && command -v npm >/dev/null || echo nodejs npm)
 fi
 
 # PDFium is not a Debian package: the pypdfium2 wheel on PyPI ships libpdfium.so (build 8149).
@@ -78,5 +84,9 @@ if [ ! -x "$cache/venv/bin/buf" ] || ! "$cache/venv/bin/python" -c "import grpc_
   echo "setup: installing test tools into .cache/venv"
   python3 -m venv "$cache/venv"
   "$cache/venv/bin/pip" install -q -r "$root/scripts/requirements-dev.txt"
+fi
+if [ ! -d "$root/tests/web/node_modules/playwright-core" ]; then
+  echo "setup: installing playwright-core into tests/web"
+  npm ci --prefix "$root/tests/web" --no-audit --no-fund
 fi
 echo "setup: done"

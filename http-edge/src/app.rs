@@ -5,6 +5,7 @@ use axum::{
     Router,
     extract::DefaultBodyLimit,
     http::{HeaderName, Request},
+    middleware,
     routing::{get, post},
 };
 use quire_proto::ErrorCode;
@@ -14,7 +15,7 @@ use tower_http::{
     trace::TraceLayer,
 };
 
-use crate::{CoreClients, problem::Problem, routes};
+use crate::{CoreClients, problem::Problem, routes, web};
 
 #[derive(Clone)]
 pub struct EdgeState {
@@ -25,14 +26,31 @@ pub struct EdgeState {
 
 pub fn app(state: EdgeState) -> Router {
     let request_id = HeaderName::from_static(quire_proto::metadata::REQUEST_ID);
-    Router::new()
+    let api = Router::new()
         .route("/api/upload", post(routes::upload::upload))
         .route("/api/v1/process/ocr", post(routes::process::ocr))
-        .route("/api/v1/process/compress-pdf", post(routes::process::compress_pdf))
-        .route("/api/v1/process/pdf-to-images", post(routes::process::pdf_to_images))
+        .route(
+            "/api/v1/process/compress-pdf",
+            post(routes::process::compress_pdf),
+        )
+        .route(
+            "/api/v1/process/pdf-to-images",
+            post(routes::process::pdf_to_images),
+        )
         // Streaming handlers read the raw body; no size cap here, the core enforces the limits.
         .layer(DefaultBodyLimit::disable())
-        .route("/api/workflows/support/auto", post(routes::support::auto_reply))
+        .route(
+            "/api/workflows/support/auto",
+            post(routes::support::auto_reply),
+        )
+        // The tool pages call these with the session cookie instead of a key.
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            web::api_session::authenticate,
+        ));
+    Router::new()
+        .merge(api)
+        .merge(web::routes())
         .route("/f/{token}", get(routes::share::download))
         .route("/healthz", get(routes::health::healthz))
         .route("/readyz", get(routes::health::readyz))

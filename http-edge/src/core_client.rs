@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use quire_proto::transport::{CONNECTION_WINDOW, STREAM_WINDOW};
 use quire_proto::v1::{
-    file_service_client::FileServiceClient, process_service_client::ProcessServiceClient,
-    support_service_client::SupportServiceClient,
+    account_service_client::AccountServiceClient, file_service_client::FileServiceClient,
+    process_service_client::ProcessServiceClient, support_service_client::SupportServiceClient,
 };
 use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::health_client::HealthClient;
@@ -17,6 +17,7 @@ pub const DEFAULT_MAX_MESSAGE: usize = 16 * 1024 * 1024;
 
 #[derive(Clone)]
 pub struct CoreClients {
+    pub accounts: AccountServiceClient<Channel>,
     pub files: FileServiceClient<Channel>,
     pub process: ProcessServiceClient<Channel>,
     pub support: SupportServiceClient<Channel>,
@@ -36,6 +37,9 @@ impl CoreClients {
             .initial_connection_window_size(CONNECTION_WINDOW)
             .connect_lazy();
         Ok(CoreClients {
+            accounts: AccountServiceClient::new(channel.clone())
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
             files: FileServiceClient::new(channel.clone())
                 .max_decoding_message_size(max_message)
                 .max_encoding_message_size(max_message),

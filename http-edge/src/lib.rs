@@ -13,6 +13,7 @@ pub mod multipart;
 pub mod problem;
 pub mod routes;
 pub mod serve;
+pub mod web;
 
 pub use app::{EdgeState, app};
 pub use config::EdgeConfig;

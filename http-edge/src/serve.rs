@@ -46,7 +46,9 @@ pub async fn serve_edge(
         max_ticket: limits.max_ticket,
     };
     tracing::info!(addr = %listener.local_addr()?, core = core_url, "http edge listening");
-    axum::serve(listener, app(state))
+    // The peer address feeds the core's per-address login limits.
+    let app = app(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await?;
     Ok(())

@@ -57,6 +57,7 @@ error_codes! {
     InvalidCredentials => ("invalid-credentials", Unauthenticated, 401, "Wrong e-mail or password"),
     InvalidSession => ("invalid-session", Unauthenticated, 401, "Not logged in"),
     MissingScope => ("missing-scope", PermissionDenied, 403, "Missing scope"),
+    CsrfRejected => ("csrf-rejected", PermissionDenied, 403, "Form refused"),
     NotFound => ("not-found", NotFound, 404, "Not found"),
     FileNotFound => ("file-not-found", NotFound, 404, "File not found"),
     MethodNotAllowed => ("method-not-allowed", Unimplemented, 405, "Method not allowed"),

@@ -1,0 +1,257 @@
+//! Sign-up, log-in and log-out pages: forms posted to the same paths, translated into
+//! AccountService calls; the session comes back as an HttpOnly cookie.
+
+use std::net::SocketAddr;
+
+use axum::{
+    Form,
+    extract::{ConnectInfo, FromRequestParts, Query, State},
+    http::{HeaderMap, StatusCode, request::Parts},
+    response::{IntoResponse, Redirect, Response},
+};
+use maud::{Markup, html};
+use quire_proto::{
+    ErrorCode,
+    v1::{LogInRequest, LogOutRequest, SignUpRequest},
+};
+use serde::Deserialize;
+
+use super::{
+    i18n::{Lang, error_message},
+    layout::Page,
+    session::{self, LoggedIn},
+};
+use crate::{EdgeState, problem::Problem};
+
+#[derive(Deserialize, Default)]
+pub struct Credentials {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    next: String,
+}
+
+#[derive(Deserialize)]
+pub struct Next {
+    next: Option<String>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    SignUp,
+    LogIn,
+}
+
+fn form(lang: Lang, kind: Kind, email: &str, next: &str, error: Option<&str>) -> Markup {
+    let t = lang.t();
+    let (title, action, autocomplete) = match kind {
+        Kind::SignUp => (t.sign_up, "/signup", "new-password"),
+        Kind::LogIn => (t.log_in, "/login", "current-password"),
+    };
+    html! {
+        section.narrow {
+            h1 { (title) }
+            @if let Some(error) = error {
+                p.error role="alert" { (error) }
+            }
+            form.stack method="post" action=(action) {
+                input type="hidden" name="next" value=(next);
+                label for="email" { (t.email) }
+                input #email type="email" name="email" value=(email) required autocomplete="email" autofocus;
+                label for="password" { (t.password) }
+                input #password type="password" name="password" required minlength=(if kind == Kind::SignUp { "10" } else { "1" }) autocomplete=(autocomplete) aria-describedby=(if kind == Kind::SignUp { "password-hint" } else { "" });
+                @if kind == Kind::SignUp {
+                    small #password-hint { (t.password_hint) }
+                }
+                button type="submit" { (title) }
+            }
+            p {
+                @match kind {
+                    Kind::SignUp => { (t.have_account) " " a href="/login" { (t.log_in) } },
+                    Kind::LogIn => { (t.no_account) " " a href="/signup" { (t.sign_up) } },
+                }
+            }
+        }
+    }
+}
+
+fn page(
+    lang: Lang,
+    kind: Kind,
+    email: &str,
+    next: &str,
+    error: Option<(StatusCode, String)>,
+) -> Response {
+    let t = lang.t();
+    let status = error.as_ref().map_or(StatusCode::OK, |(s, _)| *s);
+    Page {
+        lang,
+        title: if kind == Kind::SignUp {
+            t.sign_up
+        } else {
+            t.log_in
+        },
+        account: None,
+        csrf_token: None,
+        body: form(
+            lang,
+            kind,
+            email,
+            next,
+            error.as_ref().map(|(_, m)| m.as_str()),
+        ),
+    }
+    .render_with(status)
+}
+
+pub async fn signup_form(lang: Lang) -> Response {
+    page(lang, Kind::SignUp, "", "", None)
+}
+
+pub async fn login_form(lang: Lang, Query(Next { next }): Query<Next>) -> Response {
+    page(lang, Kind::LogIn, "", &next.unwrap_or_default(), None)
+}
+
+/// Only a path of this site is a place to go after logging in.
+fn safe_next(next: &str) -> &str {
+    if next.starts_with('/') && !next.starts_with("//") && !next.contains('\\') {
+        next
+    } else {
+        "/dashboard"
+    }
+}
+
+/// The peer's IP address, for the core's per-address login limits (empty when unknown).
+pub struct ClientAddress(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientAddress(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip().to_string())
+                .unwrap_or_default(),
+        ))
+    }
+}
+
+pub async fn signup(
+    State(state): State<EdgeState>,
+    lang: Lang,
+    ClientAddress(address): ClientAddress,
+    headers: HeaderMap,
+    Form(Credentials {
+        email, password, ..
+    }): Form<Credentials>,
+) -> Response {
+    if !session::same_origin(&headers) {
+        let problem = session::csrf_refusal();
+        let message = error_message(lang, problem.code.as_str(), &problem.detail);
+        return page(
+            lang,
+            Kind::SignUp,
+            &email,
+            "",
+            Some((StatusCode::FORBIDDEN, message)),
+        );
+    }
+    let mut accounts = state.core.accounts.clone();
+    let answer = accounts
+        .sign_up(SignUpRequest {
+            email: email.clone(),
+            password,
+            client_address: address,
+        })
+        .await;
+    match answer.map(|r| r.into_inner().session) {
+        Ok(Some(session)) => logged_in(&headers, &session.token, "/dashboard"),
+        Ok(None) => Problem::new(ErrorCode::Internal, "the core opened no session").into_response(),
+        Err(status) => refused(lang, Kind::SignUp, &email, "", Problem::from(status)),
+    }
+}
+
+pub async fn login(
+    State(state): State<EdgeState>,
+    lang: Lang,
+    ClientAddress(address): ClientAddress,
+    headers: HeaderMap,
+    Form(Credentials {
+        email,
+        password,
+        next,
+    }): Form<Credentials>,
+) -> Response {
+    if !session::same_origin(&headers) {
+        let problem = session::csrf_refusal();
+        let message = error_message(lang, problem.code.as_str(), &problem.detail);
+        return page(
+            lang,
+            Kind::LogIn,
+            &email,
+            &next,
+            Some((StatusCode::FORBIDDEN, message)),
+        );
+    }
+    let mut accounts = state.core.accounts.clone();
+    let answer = accounts
+        .log_in(LogInRequest {
+            email: email.clone(),
+            password,
+            client_address: address,
+        })
+        .await;
+    match answer.map(|r| r.into_inner().session) {
+        Ok(Some(session)) => logged_in(&headers, &session.token, safe_next(&next)),
+        Ok(None) => Problem::new(ErrorCode::Internal, "the core opened no session").into_response(),
+        Err(status) => refused(lang, Kind::LogIn, &email, &next, Problem::from(status)),
+    }
+}
+
+fn logged_in(headers: &HeaderMap, token: &str, next: &str) -> Response {
+    let max_age = 7 * 24 * 3600;
+    (
+        [session::set_cookie(
+            token,
+            max_age,
+            session::over_https(headers),
+        )],
+        Redirect::to(next),
+    )
+        .into_response()
+}
+
+/// The form again, with the error in words and the status of the error.
+fn refused(lang: Lang, kind: Kind, email: &str, next: &str, problem: Problem) -> Response {
+    let status =
+        StatusCode::from_u16(problem.code.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
+    let message = error_message(lang, problem.code.as_str(), &problem.detail);
+    let mut response = page(lang, kind, email, next, Some((status, message)));
+    if let Some(retry) = problem.headers.get("retry-after") {
+        response.headers_mut().insert("retry-after", retry.clone());
+    }
+    response
+}
+
+#[derive(Deserialize)]
+pub struct CsrfForm {
+    #[serde(default)]
+    pub csrf: String,
+}
+
+/// POST /logout: ends the session in the core and clears the cookie.
+pub async fn logout(
+    State(state): State<EdgeState>,
+    who: LoggedIn,
+    headers: HeaderMap,
+    Form(CsrfForm { csrf }): Form<CsrfForm>,
+) -> Result<Response, Problem> {
+    who.check_form(&headers, &csrf)?;
+    let mut accounts = state.core.accounts.clone();
+    accounts.log_out(who.request(LogOutRequest {})).await?;
+    Ok(([session::clear_cookie()], Redirect::to("/")).into_response())
+}

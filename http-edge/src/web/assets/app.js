@@ -1,0 +1,200 @@
+// Quire's pages: copy buttons, confirmations, drag and drop, and the tool forms, which send
+// the file to the REST API with the session cookie and the page's anti-CSRF token.
+"use strict";
+
+const fr = document.documentElement.lang === "fr";
+const say = (en, french) => (fr ? french : en);
+const csrf = () => document.querySelector('meta[name="csrf-token"]')?.content || "";
+
+function copyButtons() {
+  for (const button of document.querySelectorAll("button[data-copy]:not([data-bound])")) {
+    button.dataset.bound = "1";
+    button.addEventListener("click", async () => {
+      const field = document.getElementById(button.dataset.copy);
+      const text = field.value ?? field.textContent;
+      try {
+        await navigator.clipboard.writeText(text);
+      } catch {
+        field.select?.();
+        document.execCommand("copy");
+      }
+      const label = button.textContent;
+      button.textContent = button.dataset.copied || "✓";
+      setTimeout(() => (button.textContent = label), 2000);
+    });
+  }
+}
+
+function confirmations() {
+  for (const form of document.querySelectorAll("form[data-confirm]")) {
+    form.addEventListener("submit", (event) => {
+      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+    });
+  }
+}
+
+function dropZones() {
+  for (const zone of document.querySelectorAll("[data-drop]")) {
+    const input = zone.querySelector("input[type=file]");
+    zone.addEventListener("dragover", (event) => {
+      event.preventDefault();
+      zone.classList.add("over");
+    });
+    zone.addEventListener("dragleave", () => zone.classList.remove("over"));
+    zone.addEventListener("drop", (event) => {
+      event.preventDefault();
+      zone.classList.remove("over");
+      if (event.dataTransfer.files.length) input.files = event.dataTransfer.files;
+    });
+  }
+}
+
+// The entries of a ZIP whose entries are stored (not compressed), as Quire writes them:
+// walk the local headers, sizes from the central directory (the local ones may be in a data
+// descriptor).
+function storedZipEntries(buffer) {
+  const view = new DataView(buffer);
+  let end = buffer.byteLength - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
+  if (end < 0) return [];
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const entries = [];
+  for (let i = 0; i < count && view.getUint32(at, true) === 0x02014b50; i++) {
+    const size = view.getUint32(at + 20, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const extra = view.getUint16(at + 30, true);
+    const comment = view.getUint16(at + 32, true);
+    const local = view.getUint32(at + 42, true);
+    const name = new TextDecoder().decode(new Uint8Array(buffer, at + 46, nameLength));
+    const data = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    entries.push({ name, bytes: new Uint8Array(buffer, data, size) });
+    at += 46 + nameLength + extra + comment;
+  }
+  return entries;
+}
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  node.append(...children);
+  return node;
+}
+
+function copyable(id, label, value, multiline) {
+  const field = multiline
+    ? element("textarea", { id, rows: "10", readonly: "", "aria-label": label })
+    : element("input", { id, type: "text", readonly: "", "aria-label": label });
+  field.value = value;
+  const button = element("button", { type: "button", "data-copy": id, "data-copied": say("Copied", "Copié") }, say("Copy", "Copier"));
+  return element("div", { class: multiline ? "copy-block" : "copy-row" }, field, button);
+}
+
+function download(blob, name, label) {
+  return element("a", { class: "button", href: URL.createObjectURL(blob), download: name }, label);
+}
+
+const show = {
+  upload(json) {
+    return [element("p", {}, say("Stored: ", "Enregistré : ") + `${json.filename} (${json.size} B, ${json.mimeType})`),
+      copyable("share-link", say("Share link", "Lien de partage"), json.url, false)];
+  },
+  ocr(json) {
+    return [element("p", { id: "ocr-stats" }, `${json.pages} page(s), ${json.chars} ${say("characters", "caractères")}, lang ${json.lang}`),
+      copyable("ocr-text", say("Extracted text", "Texte extrait"), json.text, true)];
+  },
+  compress(blob, headers, file) {
+    const original = Number(headers.get("X-Original-Size"));
+    const compressed = Number(headers.get("X-Compressed-Size"));
+    const savings = headers.get("X-Savings-Percent");
+    return [element("p", { id: "compress-stats" }, `${original} B → ${compressed} B (−${savings} %)`),
+      download(blob, file.name.replace(/\.pdf$/i, "") + "-compressed.pdf", say("Download the PDF", "Télécharger le PDF"))];
+  },
+  async images(blob, headers, file) {
+    const gallery = element("div", { class: "thumbs", id: "thumbs" });
+    for (const entry of storedZipEntries(await blob.arrayBuffer())) {
+      const url = URL.createObjectURL(new Blob([entry.bytes], { type: "image/png" }));
+      gallery.append(element("figure", {}, element("img", { src: url, alt: entry.name, loading: "lazy" }), element("figcaption", {}, entry.name)));
+    }
+    return [element("p", { id: "pages-stats" }, `${headers.get("X-Page-Count")} page(s), ${headers.get("X-DPI")} dpi`),
+      download(blob, file.name.replace(/\.pdf$/i, "") + "-pages.zip", say("Download the ZIP", "Télécharger le ZIP")), gallery];
+  },
+  support(json) {
+    const r = json.result;
+    const column = (id, title, text) => element("section", { class: "column" }, element("h2", {}, title), copyable(id, title, text, true));
+    return [element("p", { id: "support-stats" }, `${r.stats.total} ${say("items replaced", "éléments remplacés")}`),
+      element("div", { class: "columns" },
+        column("anonymized", say("Anonymized log", "Journal anonymisé"), r.anonymized),
+        column("summary", say("Summary", "Résumé"), r.summary),
+        column("draft", say("Draft reply", "Brouillon de réponse"), r.draftResponse))];
+  },
+};
+
+function toolForm() {
+  const form = document.getElementById("tool");
+  if (!form) return;
+  const progress = document.getElementById("progress");
+  const error = document.getElementById("error");
+  const result = document.getElementById("result");
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    result.hidden = true;
+    const kind = form.dataset.result;
+    const file = form.querySelector("input[type=file]")?.files[0];
+    const request = new XMLHttpRequest();
+    request.open("POST", form.dataset.endpoint);
+    request.setRequestHeader("X-CSRF-Token", csrf());
+    request.responseType = "blob";
+    let body;
+    if (kind === "support") {
+      const context = form.ticketContext.value;
+      body = JSON.stringify({ rawLog: form.rawLog.value, locale: form.locale.value, ...(context ? { ticketContext: context } : {}) });
+      request.setRequestHeader("Content-Type", "application/json");
+    } else {
+      body = new FormData();
+      for (const field of form.querySelectorAll("input:not([type=file]), select")) {
+        if (field.name && field.value !== "") body.append(field.name, field.value);
+      }
+      body.append("file", file);
+    }
+    progress.hidden = false;
+    progress.value = 0;
+    request.upload.addEventListener("progress", (e) => {
+      if (e.lengthComputable) progress.value = Math.round((e.loaded / e.total) * 100);
+    });
+    request.addEventListener("load", async () => {
+      progress.hidden = true;
+      const blob = request.response;
+      const type = request.getResponseHeader("Content-Type") || "";
+      if (request.status >= 400) {
+        let detail = say("The request failed", "La requête a échoué") + ` (${request.status}).`;
+        if (type.includes("json")) {
+          const problem = JSON.parse(await blob.text());
+          detail = `${problem.title}: ${problem.detail}`;
+        }
+        error.textContent = detail;
+        error.hidden = false;
+        return;
+      }
+      const headers = { get: (name) => request.getResponseHeader(name) };
+      const parts = type.includes("json") ? await show[kind](JSON.parse(await blob.text())) : await show[kind](blob, headers, file);
+      result.replaceChildren(...parts);
+      result.hidden = false;
+      copyButtons();
+    });
+    request.addEventListener("error", () => {
+      progress.hidden = true;
+      error.textContent = say("The connection was lost: try again.", "La connexion a été perdue : réessayez.");
+      error.hidden = false;
+    });
+    request.send(body);
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  copyButtons();
+  confirmations();
+  dropZones();
+  toolForm();
+});

@@ -1,0 +1,52 @@
+//! The web interface: server-rendered pages (maud, compiled in) for people, in French and
+//! English. Every page is a translation into AccountService, FileService, ProcessService and
+//! SupportService calls made with the visitor's session, like the REST routes with a key.
+
+mod account_pages;
+pub mod api_session;
+mod assets;
+mod dashboard;
+mod home;
+mod i18n;
+mod layout;
+mod session;
+mod tools;
+
+use axum::{
+    Router,
+    routing::{get, post},
+};
+
+use crate::EdgeState;
+
+pub fn routes() -> Router<EdgeState> {
+    Router::new()
+        .route("/", get(home::landing))
+        .route("/docs", get(home::docs))
+        .route("/lang/{lang}", get(i18n::switch))
+        .route("/assets/{name}", get(assets::serve))
+        .route(
+            "/signup",
+            get(account_pages::signup_form).post(account_pages::signup),
+        )
+        .route(
+            "/login",
+            get(account_pages::login_form).post(account_pages::login),
+        )
+        .route("/logout", post(account_pages::logout))
+        .route("/dashboard", get(dashboard::overview))
+        .route(
+            "/dashboard/api-keys",
+            get(dashboard::keys).post(dashboard::create_key),
+        )
+        .route(
+            "/dashboard/api-keys/{id}/revoke",
+            post(dashboard::revoke_key),
+        )
+        .route("/dashboard/files", get(dashboard::files))
+        .route(
+            "/dashboard/files/{token}/delete",
+            post(dashboard::delete_file),
+        )
+        .route("/tools/{tool}", get(tools::page))
+}

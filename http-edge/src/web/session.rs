@@ -1,0 +1,160 @@
+//! The browser session on the edge: the core's opaque token in an HttpOnly cookie, resolved by
+//! the core on every page, and the checks every form goes through (same Origin, and the
+//! session's anti-CSRF token).
+
+use axum::{
+    extract::FromRequestParts,
+    http::{HeaderMap, HeaderValue, header, request::Parts},
+    response::{IntoResponse, Redirect, Response},
+};
+use quire_proto::{
+    ErrorCode,
+    metadata::AUTHORIZATION,
+    v1::{Account, GetAccountRequest},
+};
+
+use crate::{EdgeState, problem::Problem};
+
+pub const COOKIE: &str = "quire_session";
+
+/// The value of cookie `name`, if the request carries it.
+pub fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(k, _)| *k == name)
+        .map(|(_, v)| v.to_owned())
+}
+
+/// `Set-Cookie` for a new session: HttpOnly, SameSite=Lax, Secure when the page was served
+/// over https.
+pub fn set_cookie(token: &str, max_age: i64, secure: bool) -> (header::HeaderName, String) {
+    let secure = if secure { "; Secure" } else { "" };
+    (
+        header::SET_COOKIE,
+        format!("{COOKIE}={token}; Path=/; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}"),
+    )
+}
+
+pub fn clear_cookie() -> (header::HeaderName, String) {
+    (
+        header::SET_COOKIE,
+        format!("{COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax"),
+    )
+}
+
+/// Whether the form was posted from an https page of this site.
+pub fn over_https(headers: &HeaderMap) -> bool {
+    origin(headers).is_some_and(|o| o.starts_with("https://"))
+}
+
+fn origin(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::ORIGIN)
+        .or_else(|| headers.get(header::REFERER))
+        .and_then(|v| v.to_str().ok())
+}
+
+/// A state-changing request must come from a page of this site: its Origin (or, from older
+/// browsers, its Referer) names the host the request was sent to.
+pub fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(host) = headers.get(header::HOST).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    origin(headers)
+        .and_then(|o| o.split_once("://"))
+        .map(|(_, rest)| rest.split('/').next().unwrap_or_default())
+        .is_some_and(|origin_host| origin_host.eq_ignore_ascii_case(host))
+}
+
+/// A logged-in person: the session token, the account as the core sees it now, and the
+/// session's anti-CSRF token.
+pub struct LoggedIn {
+    pub token: String,
+    pub account: Account,
+    pub csrf_token: String,
+}
+
+impl LoggedIn {
+    /// A gRPC request on behalf of this session.
+    pub fn request<T>(&self, message: T) -> tonic::Request<T> {
+        session_request(&self.token, message)
+    }
+
+    /// 403 unless the form came from this site and carries this session's token.
+    pub fn check_form(&self, headers: &HeaderMap, csrf: &str) -> Result<(), Problem> {
+        if same_origin(headers) && constant_time_eq(csrf.as_bytes(), self.csrf_token.as_bytes()) {
+            Ok(())
+        } else {
+            Err(csrf_refusal())
+        }
+    }
+}
+
+pub fn csrf_refusal() -> Problem {
+    Problem::new(
+        ErrorCode::CsrfRejected,
+        "the form was not sent from this site's page, or its session token is stale: reload the page and try again",
+    )
+}
+
+pub fn session_request<T>(token: &str, message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    if let Ok(value) = format!("Session {token}").parse() {
+        request.metadata_mut().insert(AUTHORIZATION, value);
+    }
+    request
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Pages for logged-in people redirect everybody else to the log-in page, and back after.
+pub struct LoginRedirect(String);
+
+impl IntoResponse for LoginRedirect {
+    fn into_response(self) -> Response {
+        let mut response = Redirect::to(&format!("/login?next={}", self.0)).into_response();
+        if let Ok(value) = HeaderValue::from_str(&clear_cookie().1) {
+            response.headers_mut().insert(header::SET_COOKIE, value);
+        }
+        response
+    }
+}
+
+impl FromRequestParts<EdgeState> for LoggedIn {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &EdgeState) -> Result<Self, Response> {
+        let next: String = percent_encoding::utf8_percent_encode(
+            parts.uri.path(),
+            percent_encoding::NON_ALPHANUMERIC,
+        )
+        .to_string();
+        let Some(token) = cookie(&parts.headers, COOKIE) else {
+            return Err(LoginRedirect(next).into_response());
+        };
+        let mut accounts = state.core.accounts.clone();
+        match accounts
+            .get_account(session_request(&token, GetAccountRequest {}))
+            .await
+        {
+            Ok(response) => {
+                let response = response.into_inner();
+                Ok(LoggedIn {
+                    token,
+                    account: response.account.unwrap_or_default(),
+                    csrf_token: response.csrf_token,
+                })
+            }
+            Err(status) if status.code() == tonic::Code::Unauthenticated => {
+                Err(LoginRedirect(next).into_response())
+            }
+            Err(status) => Err(Problem::from(status).into_response()),
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! The web interface in a real browser: starts the stack, writes the files the tools get, and
+//! runs tests/web/web.test.mjs (playwright-core driving Debian's chromium) against it. The
+//! screenshots of every page land in target/web-screenshots for a reviewer to look at.
+
+use std::{path::Path, process::Command};
+
+use quire_e2e::{
+    Db, Stack,
+    pdf_fixtures::{A4, photo_jpeg, photo_pdf, text_pdf},
+};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn web_interface_in_chromium() {
+    let stack = Stack::start(Db::Sqlite).await;
+    let fixtures = tempfile::tempdir().unwrap();
+    let dir = fixtures.path();
+    std::fs::write(dir.join("notes.txt"), "notes from the browser test\n").unwrap();
+    std::fs::write(
+        dir.join("letter.pdf"),
+        text_pdf(
+            &[
+                &[
+                    "Quire browser test letter",
+                    "Bonjour, voici le texte de la page un.",
+                ],
+                &["Second page of the letter", "Merci et bonne journée."],
+            ],
+            A4,
+        ),
+    )
+    .unwrap();
+    let photos: Vec<_> = (0..2).map(|i| photo_jpeg(1600, 1100, 7 + i)).collect();
+    std::fs::write(dir.join("photos.pdf"), photo_pdf(&photos, A4)).unwrap();
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shots = root.join("../target/web-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let web = root.join("web");
+    assert!(
+        web.join("node_modules/playwright-core").is_dir(),
+        "playwright-core is not installed: run scripts/setup.sh (npm ci in tests/web)"
+    );
+    let script = web.join("web.test.mjs");
+    let base = stack.base.clone();
+    let (fixtures_dir, shots_dir) = (dir.to_owned(), shots.clone());
+    // Blocking: the stack keeps serving on the runtime's threads meanwhile.
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new("node")
+            .arg(script)
+            .env("QUIRE_WEB_BASE", base)
+            .env("QUIRE_WEB_FIXTURES", fixtures_dir)
+            .env("QUIRE_WEB_SCREENSHOTS", shots_dir)
+            .output()
+            .expect("node runs (install nodejs)")
+    })
+    .await
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "browser test failed:\n{stdout}\n{stderr}"
+    );
+    assert!(stdout.contains("web: all passed"));
+    println!("screenshots: {}", shots.display());
+}
