@@ -22,6 +22,8 @@ pub struct EdgeState {
     pub core: CoreClients,
     /// Largest support-workflow JSON body (QUIRE_MAX_TICKET_SIZE).
     pub max_ticket: usize,
+    /// Session cookies get `Secure` (QUIRE_BASE_URL is https).
+    pub secure_cookies: bool,
 }
 
 pub fn app(state: EdgeState) -> Router {

@@ -5,31 +5,36 @@ use tokio::net::TcpListener;
 
 use crate::{CoreClients, EdgeConfig, EdgeState, app};
 
-/// The sizes the edge enforces before the core sees a request; the same settings as the core's.
+/// What the edge takes from the core's configuration: the sizes it enforces before the core
+/// sees a request, and whether the public address is https (session cookies are then Secure).
 #[derive(Clone, Copy, Debug)]
-pub struct EdgeLimits {
+pub struct EdgeSettings {
     /// QUIRE_GRPC_MAX_MESSAGE_SIZE.
     pub max_message: usize,
     /// QUIRE_MAX_TICKET_SIZE: the largest JSON body of the support workflow.
     pub max_ticket: usize,
+    /// QUIRE_BASE_URL starts with https://.
+    pub secure_cookies: bool,
 }
 
-impl Default for EdgeLimits {
+impl Default for EdgeSettings {
     /// The core's defaults, for an edge-only build that has no core configuration at hand.
     fn default() -> Self {
         Self {
             max_message: crate::core_client::DEFAULT_MAX_MESSAGE,
             max_ticket: quire_proto::transport::DEFAULT_MAX_TICKET_SIZE,
+            secure_cookies: false,
         }
     }
 }
 
 #[cfg(feature = "embedded-core")]
-impl EdgeLimits {
+impl EdgeSettings {
     pub fn of(core: &quire_core::CoreConfig) -> Self {
         Self {
             max_message: core.grpc_max_message_size,
             max_ticket: core.max_ticket_size,
+            secure_cookies: core.base_url().starts_with("https://"),
         }
     }
 }
@@ -38,12 +43,13 @@ impl EdgeLimits {
 pub async fn serve_edge(
     listener: TcpListener,
     core_url: &str,
-    limits: EdgeLimits,
+    limits: EdgeSettings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let state = EdgeState {
         core: CoreClients::connect_lazy(core_url, limits.max_message)?,
         max_ticket: limits.max_ticket,
+        secure_cookies: limits.secure_cookies,
     };
     tracing::info!(addr = %listener.local_addr()?, core = core_url, "http edge listening");
     // The peer address feeds the core's per-address login limits.
@@ -62,7 +68,7 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
         core.base_url = Some(format!("http://{}", http.local_addr()?));
     }
     let shutdown = shutdown_signal();
-    let limits = EdgeLimits::of(&core);
+    let limits = EdgeSettings::of(&core);
     match edge.core_url {
         Some(url) => serve_edge(http, &url, limits, shutdown).await,
         None => {
@@ -88,7 +94,7 @@ pub async fn run(edge: EdgeConfig) -> anyhow::Result<()> {
         .core_url
         .ok_or_else(|| anyhow::anyhow!("this build has no embedded core: pass --core-url"))?;
     let http = TcpListener::bind(edge.http_addr).await?;
-    serve_edge(http, &url, EdgeLimits::default(), shutdown_signal()).await
+    serve_edge(http, &url, EdgeSettings::default(), shutdown_signal()).await
 }
 
 async fn shutdown_signal() {

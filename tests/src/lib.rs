@@ -135,7 +135,7 @@ impl Stack {
         ));
         let grpc_url = format!("http://{grpc_addr}");
         let edge_url = grpc_url.clone();
-        let limits = quire_edge::serve::EdgeLimits::of(&core.config);
+        let limits = quire_edge::serve::EdgeSettings::of(&core.config);
         tokio::spawn(async move {
             quire_edge::serve::serve_edge(http, &edge_url, limits, until(rx)).await
         });

@@ -169,13 +169,41 @@ try {
   assert.equal(await page.locator("#files").count(), 0);
   assert.equal((await fetch(link)).status, 404);
 
+  step("password change ends the session; the new password logs in");
+  await page.goto(`${base}/dashboard/account`);
+  await page.fill("#current", "not the password");
+  await page.fill("#new", "an even better passphrase");
+  await page.click("#change-password button[type=submit]");
+  assert.match(await page.textContent(".error"), /current password is wrong/);
+  await page.fill("#current", password);
+  await page.fill("#new", "an even better passphrase");
+  await shot(page, "13-account");
+  await Promise.all([page.waitForURL("**/login?changed=1"), page.click("#change-password button[type=submit]")]);
+  assert.match(await page.textContent(".notice"), /log in again/);
+  await page.goto(`${base}/dashboard`);
+  assert.match(page.url(), /\/login\?next=/);
+  await page.fill("#email", email);
+  await page.fill("#password", "an even better passphrase");
+  await Promise.all([page.waitForURL("**/dashboard"), page.click("form.stack button[type=submit]")]);
+
   step("French, from Accept-Language and from the switch");
   const french = await browser.newContext({ locale: "fr-FR" });
   const frPage = await french.newPage();
   await frPage.goto(`${base}/`);
   assert.equal(await frPage.getAttribute("html", "lang"), "fr");
   assert.equal(await frPage.textContent("h1"), "Des fichiers en entrée, des résultats en sortie.");
-  await shot(frPage, "13-landing-fr");
+  await shot(frPage, "14-landing-fr");
+  await frPage.goto(`${base}/login`);
+  await frPage.fill("#email", email);
+  await frPage.fill("#password", "an even better passphrase");
+  await Promise.all([frPage.waitForURL("**/dashboard"), frPage.click("form.stack button[type=submit]")]);
+  assert.equal(await frPage.textContent("h1"), "Tableau de bord");
+  await frPage.goto(`${base}/tools/ocr`);
+  await frPage.setInputFiles("#file", path.join(fixtures, "notes.txt"));
+  await frPage.click("#tool button[type=submit]");
+  await frPage.waitForSelector("#error:not([hidden])");
+  assert.match(await frPage.textContent("#error"), /^Cet outil n'accepte pas ce type de fichier/);
+  await shot(frPage, "15-tool-error-fr");
   await frPage.click("a[href='/lang/en']");
   assert.equal(await frPage.getAttribute("html", "lang"), "en");
 

@@ -111,8 +111,16 @@ pub async fn create_key_for(
 
 pub async fn list_keys(db: &DatabaseConnection, email: &str) -> ApiResult<Vec<api_key::Model>> {
     let account = find_account(db, email).await?;
+    list_keys_for(db, account.id).await
+}
+
+/// The account's keys, oldest first, revoked ones included.
+pub async fn list_keys_for(
+    db: &DatabaseConnection,
+    account_id: i64,
+) -> ApiResult<Vec<api_key::Model>> {
     Ok(api_key::Entity::find()
-        .filter(api_key::Column::AccountId.eq(account.id))
+        .filter(api_key::Column::AccountId.eq(account_id))
         .order_by_asc(api_key::Column::Id)
         .all(db)
         .await?)

@@ -128,14 +128,9 @@ impl AccountService for AccountApi {
     ) -> Result<Response<ListApiKeysResponse>, Status> {
         let (_, account) = auth::authenticate_session(&self.core.db, request.metadata()).await?;
         let ListApiKeysRequest {} = request.into_inner();
-        let keys = api_key::Entity::find()
-            .filter(api_key::Column::AccountId.eq(account.id))
-            .order_by_desc(api_key::Column::Id)
-            .all(&self.core.db)
-            .await
-            .map_err(crate::error::ApiError::from)?;
+        let keys = accounts::list_keys_for(&self.core.db, account.id).await?;
         Ok(Response::new(ListApiKeysResponse {
-            keys: keys.iter().map(key_proto).collect(),
+            keys: keys.iter().rev().map(key_proto).collect(),
         }))
     }
 

@@ -36,6 +36,8 @@ pub struct Credentials {
 #[derive(Deserialize)]
 pub struct Next {
     next: Option<String>,
+    /// Set after a password change, which ended the session.
+    changed: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -44,7 +46,14 @@ enum Kind {
     LogIn,
 }
 
-fn form(lang: Lang, kind: Kind, email: &str, next: &str, error: Option<&str>) -> Markup {
+/// `message`: an error (any status but 200) or a notice (200).
+fn form(
+    lang: Lang,
+    kind: Kind,
+    email: &str,
+    next: &str,
+    message: Option<(StatusCode, &str)>,
+) -> Markup {
     let t = lang.t();
     let (title, action, autocomplete) = match kind {
         Kind::SignUp => (t.sign_up, "/signup", "new-password"),
@@ -53,8 +62,10 @@ fn form(lang: Lang, kind: Kind, email: &str, next: &str, error: Option<&str>) ->
     html! {
         section.narrow {
             h1 { (title) }
-            @if let Some(error) = error {
-                p.error role="alert" { (error) }
+            @match message {
+                Some((StatusCode::OK, notice)) => p.notice role="status" { (notice) },
+                Some((_, error)) => p.error role="alert" { (error) },
+                None => {},
             }
             form.stack method="post" action=(action) {
                 input type="hidden" name="next" value=(next);
@@ -100,7 +111,7 @@ fn page(
             kind,
             email,
             next,
-            error.as_ref().map(|(_, m)| m.as_str()),
+            error.as_ref().map(|(status, m)| (*status, m.as_str())),
         ),
     }
     .render_with(status)
@@ -110,8 +121,9 @@ pub async fn signup_form(lang: Lang) -> Response {
     page(lang, Kind::SignUp, "", "", None)
 }
 
-pub async fn login_form(lang: Lang, Query(Next { next }): Query<Next>) -> Response {
-    page(lang, Kind::LogIn, "", &next.unwrap_or_default(), None)
+pub async fn login_form(lang: Lang, Query(Next { next, changed }): Query<Next>) -> Response {
+    let notice = changed.map(|_| (StatusCode::OK, lang.t().password_changed.to_owned()));
+    page(lang, Kind::LogIn, "", &next.unwrap_or_default(), notice)
 }
 
 /// Only a path of this site is a place to go after logging in.
@@ -169,7 +181,7 @@ pub async fn signup(
         })
         .await;
     match answer.map(|r| r.into_inner().session) {
-        Ok(Some(session)) => logged_in(&headers, &session.token, "/dashboard"),
+        Ok(Some(session)) => logged_in(&state, &headers, &session.token, "/dashboard"),
         Ok(None) => Problem::new(ErrorCode::Internal, "the core opened no session").into_response(),
         Err(status) => refused(lang, Kind::SignUp, &email, "", Problem::from(status)),
     }
@@ -206,20 +218,17 @@ pub async fn login(
         })
         .await;
     match answer.map(|r| r.into_inner().session) {
-        Ok(Some(session)) => logged_in(&headers, &session.token, safe_next(&next)),
+        Ok(Some(session)) => logged_in(&state, &headers, &session.token, safe_next(&next)),
         Ok(None) => Problem::new(ErrorCode::Internal, "the core opened no session").into_response(),
         Err(status) => refused(lang, Kind::LogIn, &email, &next, Problem::from(status)),
     }
 }
 
-fn logged_in(headers: &HeaderMap, token: &str, next: &str) -> Response {
+fn logged_in(state: &EdgeState, headers: &HeaderMap, token: &str, next: &str) -> Response {
     let max_age = 7 * 24 * 3600;
+    let secure = state.secure_cookies || session::over_https(headers);
     (
-        [session::set_cookie(
-            token,
-            max_age,
-            session::over_https(headers),
-        )],
+        [session::set_cookie(token, max_age, secure)],
         Redirect::to(next),
     )
         .into_response()

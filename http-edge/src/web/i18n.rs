@@ -149,6 +149,12 @@ pub struct Texts {
     pub language: &'static str,
     pub skip: &'static str,
     pub tool_names: [&'static str; 5],
+    pub account: &'static str,
+    pub change_password: &'static str,
+    pub current_password: &'static str,
+    pub new_password: &'static str,
+    pub password_changed: &'static str,
+    pub sessions_end: &'static str,
 }
 
 pub static EN: Texts = Texts {
@@ -218,6 +224,12 @@ pub static EN: Texts = Texts {
         "PDF to PNG pages",
         "Support log: anonymize and answer",
     ],
+    account: "Account",
+    change_password: "Change the password",
+    current_password: "Current password",
+    new_password: "New password",
+    password_changed: "Password changed: log in again with the new one.",
+    sessions_end: "Changing the password logs you out everywhere, this browser included.",
 };
 
 pub static FR: Texts = Texts {
@@ -288,12 +300,22 @@ pub static FR: Texts = Texts {
         "PDF en pages PNG",
         "Journal de support : anonymiser et répondre",
     ],
+    account: "Compte",
+    change_password: "Changer le mot de passe",
+    current_password: "Mot de passe actuel",
+    new_password: "Nouveau mot de passe",
+    password_changed: "Mot de passe changé : reconnectez-vous avec le nouveau.",
+    sessions_end: "Changer le mot de passe vous déconnecte partout, y compris dans ce navigateur.",
 };
 
 /// A sentence for an error code, in the page's language; the core's English detail otherwise.
 pub fn error_message(lang: Lang, code: &str, detail: &str) -> String {
     let fr = lang == Lang::Fr;
     let text = match code {
+        "wrong-current-password" if fr => "Le mot de passe actuel est incorrect : rien n'a changé.",
+        "wrong-current-password" => "The current password is wrong: nothing was changed.",
+        "weak-password" if fr => "Le mot de passe doit compter de 10 à 256 caractères.",
+        "weak-password" => "The password needs 10 to 256 characters.",
         "invalid-credentials" if fr => "Adresse e-mail ou mot de passe incorrect.",
         "invalid-credentials" => "Wrong e-mail or password.",
         "email-taken" if fr => "Un compte existe déjà pour cette adresse : connectez-vous.",
@@ -311,4 +333,41 @@ pub fn error_message(lang: Lang, code: &str, detail: &str) -> String {
         _ => return detail.to_owned(),
     };
     text.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lang(pairs: &[(header::HeaderName, &str)]) -> Lang {
+        let mut headers = HeaderMap::new();
+        for (name, value) in pairs {
+            headers.insert(name.clone(), value.parse().unwrap());
+        }
+        Lang::of(&headers)
+    }
+
+    #[test]
+    fn accept_language_picks_and_the_cookie_overrides() {
+        assert_eq!(
+            lang(&[(header::ACCEPT_LANGUAGE, "fr-FR,fr;q=0.9,en;q=0.8")]),
+            Lang::Fr
+        );
+        assert_eq!(
+            lang(&[(header::ACCEPT_LANGUAGE, "de-DE, en;q=0.5, fr;q=0.7")]),
+            Lang::Fr
+        );
+        assert_eq!(
+            lang(&[(header::ACCEPT_LANGUAGE, "de-DE, en-GB;q=0.5")]),
+            Lang::En
+        );
+        assert_eq!(lang(&[]), Lang::En);
+        assert_eq!(
+            lang(&[
+                (header::ACCEPT_LANGUAGE, "fr"),
+                (header::COOKIE, "quire_lang=en")
+            ]),
+            Lang::En
+        );
+    }
 }

@@ -3,6 +3,7 @@
 //! SupportService calls made with the visitor's session, like the REST routes with a key.
 
 mod account_pages;
+mod account_settings;
 pub mod api_session;
 mod assets;
 mod dashboard;
@@ -42,6 +43,10 @@ pub fn routes() -> Router<EdgeState> {
         .route(
             "/dashboard/api-keys/{id}/revoke",
             post(dashboard::revoke_key),
+        )
+        .route(
+            "/dashboard/account",
+            get(account_settings::page).post(account_settings::change_password),
         )
         .route("/dashboard/files", get(dashboard::files))
         .route(

@@ -158,3 +158,68 @@ impl FromRequestParts<EdgeState> for LoggedIn {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(
+                header::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+                value.parse().unwrap(),
+            );
+        }
+        map
+    }
+
+    #[test]
+    fn cookies_are_found_by_name() {
+        let h = headers(&[
+            ("cookie", "a=1; quire_session=qs_abc; b=2"),
+            ("cookie", "c=3"),
+        ]);
+        assert_eq!(cookie(&h, COOKIE).as_deref(), Some("qs_abc"));
+        assert_eq!(cookie(&h, "c").as_deref(), Some("3"));
+        assert_eq!(cookie(&h, "quire"), None);
+    }
+
+    #[test]
+    fn forms_must_come_from_this_host() {
+        let host = ("host", "quire.example:8080");
+        assert!(same_origin(&headers(&[
+            host,
+            ("origin", "https://quire.example:8080")
+        ])));
+        assert!(same_origin(&headers(&[
+            host,
+            ("referer", "http://quire.example:8080/dashboard")
+        ])));
+        assert!(!same_origin(&headers(&[
+            host,
+            ("origin", "https://evil.example")
+        ])));
+        assert!(!same_origin(&headers(&[
+            host,
+            ("origin", "https://quire.example:8080.evil.example")
+        ])));
+        assert!(!same_origin(&headers(&[host])));
+        assert!(!same_origin(&headers(&[(
+            "origin",
+            "https://quire.example:8080"
+        )])));
+    }
+
+    #[test]
+    fn session_cookies_are_http_only_and_secure_on_https() {
+        let (_, plain) = set_cookie("qs_x", 60, false);
+        assert_eq!(
+            plain,
+            "quire_session=qs_x; Path=/; Max-Age=60; HttpOnly; SameSite=Lax"
+        );
+        assert!(set_cookie("qs_x", 60, true).1.ends_with("; Secure"));
+        assert!(over_https(&headers(&[("origin", "https://quire.example")])));
+        assert!(!over_https(&headers(&[("origin", "http://quire.example")])));
+    }
+}

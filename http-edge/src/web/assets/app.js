@@ -130,6 +130,26 @@ const show = {
   },
 };
 
+// The API's details are in English; French pages lead with these.
+const FRENCH_ERRORS = {
+  "invalid-file": "Le fichier est illisible (corrompu ou tronqué).",
+  "unsupported-file-type": "Cet outil n'accepte pas ce type de fichier.",
+  "encrypted-pdf": "Le PDF est protégé par un mot de passe : retirez-le et réessayez.",
+  "too-many-pages": "Le PDF a trop de pages (30 au plus).",
+  "too-many-pixels": "L'image ou la page est trop grande.",
+  "unprocessable-file": "Ce fichier n'a pas pu être traité.",
+  "empty-file": "Le fichier est vide.",
+  "invalid-argument": "Une option n'est pas valable.",
+  "daily-quota-exceeded": "Les appels du jour de votre offre sont épuisés.",
+  "file-too-large": "Le fichier dépasse la taille maximale.",
+  "storage-quota-exceeded": "Votre espace de stockage est plein : supprimez des fichiers.",
+  "ticket-too-large": "Le journal est trop long.",
+  "virus-found": "L'antivirus a trouvé une menace : le fichier n'a pas été gardé.",
+  "scanner-unavailable": "L'antivirus est indisponible : réessayez dans un instant.",
+  "processing-busy": "Le service est très chargé : réessayez dans un instant.",
+  "csrf-rejected": "La page a expiré : rechargez-la et réessayez.",
+};
+
 function toolForm() {
   const form = document.getElementById("tool");
   if (!form) return;
@@ -171,7 +191,8 @@ function toolForm() {
         let detail = say("The request failed", "La requête a échoué") + ` (${request.status}).`;
         if (type.includes("json")) {
           const problem = JSON.parse(await blob.text());
-          detail = `${problem.title}: ${problem.detail}`;
+          const french = fr && FRENCH_ERRORS[problem.code];
+          detail = french ? `${french} (${problem.detail})` : `${problem.title}: ${problem.detail}`;
         }
         error.textContent = detail;
         error.hidden = false;
