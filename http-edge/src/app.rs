@@ -15,7 +15,7 @@ use tower_http::{
     trace::TraceLayer,
 };
 
-use crate::{CoreClients, problem::Problem, routes, web};
+use crate::{CoreClients, linger, problem::Problem, routes, web};
 
 #[derive(Clone)]
 pub struct EdgeState {
@@ -49,7 +49,9 @@ pub fn app(state: EdgeState) -> Router {
         .layer(middleware::from_fn_with_state(
             state.clone(),
             web::api_session::authenticate,
-        ));
+        ))
+        // Outermost, so an early answer from any layer above still lets the client finish.
+        .layer(middleware::from_fn(linger::linger));
     Router::new()
         .merge(api)
         .merge(web::routes())

@@ -9,6 +9,7 @@ pub mod app;
 pub mod config;
 pub mod core_client;
 pub mod forward;
+pub mod linger;
 pub mod multipart;
 pub mod problem;
 pub mod routes;

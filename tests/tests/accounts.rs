@@ -4,6 +4,7 @@
 
 use quire_core::quota::Plan;
 use quire_e2e::{Stack, both_databases, file_form, in_session, noise, problem, v1};
+use sea_orm::{ColumnTrait, QueryFilter};
 use tonic::{Code, transport::Channel};
 use tonic_types::StatusExt;
 use v1::{account_service_client::AccountServiceClient, file_service_client::FileServiceClient};
@@ -362,3 +363,54 @@ both_databases!(sessions_only_reach_their_own_account, |db| {
         assert_eq!(status.code(), Code::Unauthenticated, "{auth}");
     }
 });
+
+both_databases!(
+    the_sweeper_removes_expired_sessions_and_old_failures,
+    |db| {
+        use quire_core::db::{login_failure, session};
+        use sea_orm::{EntityTrait, PaginatorTrait, sea_query::Expr};
+
+        let stack = Stack::start(db).await;
+        let mut client = accounts(&stack).await;
+        let live = sign_up(&mut client, "erin@example.com").await;
+        let old = log_in(&mut client, "erin@example.com", PASSWORD, "192.0.2.1")
+            .await
+            .unwrap();
+        log_in(
+            &mut client,
+            "erin@example.com",
+            "guess guess guess",
+            "192.0.2.1",
+        )
+        .await
+        .unwrap_err();
+        let db = &stack.core.db;
+        let past = chrono::Utc::now() - chrono::Duration::hours(1);
+        session::Entity::update_many()
+            .col_expr(session::Column::ExpiresAt, Expr::value(past))
+            .filter(session::Column::TokenHash.eq(quire_core::auth::key::hash(&old.token)))
+            .exec(db)
+            .await
+            .unwrap();
+        login_failure::Entity::update_many()
+            .col_expr(login_failure::Column::FailedAt, Expr::value(past))
+            .exec(db)
+            .await
+            .unwrap();
+
+        let swept = quire_core::files::sweeper::sweep_accounts(&stack.core)
+            .await
+            .unwrap();
+        assert_eq!(
+            swept,
+            (1, 2),
+            "one session, the account's and the address's failures"
+        );
+        assert_eq!(session::Entity::find().count(db).await.unwrap(), 1);
+        assert_eq!(login_failure::Entity::find().count(db).await.unwrap(), 0);
+        client
+            .get_account(in_session(v1::GetAccountRequest {}, &live.token))
+            .await
+            .unwrap();
+    }
+);

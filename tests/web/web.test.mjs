@@ -4,7 +4,6 @@
 // Run by tests/tests/web.rs, which starts the stack: QUIRE_WEB_BASE, QUIRE_WEB_FIXTURES,
 // QUIRE_WEB_SCREENSHOTS.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { chromium } from "playwright-core";
 
@@ -70,12 +69,11 @@ try {
 
   step("the key from outside the browser: 403 on upload, 200 on support");
   const api = (route, init) => fetch(`${base}${route}`, { ...init, headers: { Authorization: `Bearer ${key}`, ...(init.headers || {}) } });
-  // curl, as scripts do: the 403 comes back before the body is read, which Node's fetch
-  // reports as a broken pipe instead of reading the answer.
-  const upload = JSON.parse(execFileSync("curl", ["-s", "-H", `Authorization: Bearer ${key}`,
-    "-F", `file=@${path.join(fixtures, "notes.txt")}`, `${base}/api/upload`]).toString());
+  const form = new FormData();
+  form.append("file", new Blob(["hello"]), "hello.txt");
+  const upload = await api("/api/upload", { method: "POST", body: form });
   assert.equal(upload.status, 403);
-  assert.equal(upload.code, "missing-scope");
+  assert.equal((await upload.json()).code, "missing-scope");
   const support = () => api("/api/workflows/support/auto", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ rawLog: "ERROR vpn down from 10.0.0.1", locale: "en" }) });
   assert.equal((await support()).status, 200);
 

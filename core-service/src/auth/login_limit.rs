@@ -76,12 +76,16 @@ pub async fn record_failure(
         .insert(db)
         .await?;
     }
-    // Old rows count for nothing any more.
-    login_failure::Entity::delete_many()
+    Ok(())
+}
+
+/// Deletes failures that no longer count (the sweeper's job); returns how many.
+pub async fn purge_old(db: &DatabaseConnection, now: DateTime<Utc>) -> ApiResult<u64> {
+    Ok(login_failure::Entity::delete_many()
         .filter(login_failure::Column::FailedAt.lte(now - WINDOW))
         .exec(db)
-        .await?;
-    Ok(())
+        .await?
+        .rows_affected)
 }
 
 pub async fn clear_account(db: &DatabaseConnection, email: &str) -> ApiResult<()> {

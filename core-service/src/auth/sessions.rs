@@ -5,8 +5,7 @@
 use chrono::{DateTime, Duration, Utc};
 use quire_proto::ErrorCode;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, ExprTrait,
-    QueryFilter,
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter,
 };
 
 use super::key;
@@ -85,15 +84,20 @@ pub async fn end(db: &DatabaseConnection, session_id: i64) -> ApiResult<()> {
     Ok(())
 }
 
-/// Ends every session of the account, and drops expired ones of anybody while at it.
+/// Ends every session of the account.
 pub async fn end_all(db: &DatabaseConnection, account_id: i64) -> ApiResult<()> {
     session::Entity::delete_many()
-        .filter(
-            session::Column::AccountId
-                .eq(account_id)
-                .or(session::Column::ExpiresAt.lte(Utc::now())),
-        )
+        .filter(session::Column::AccountId.eq(account_id))
         .exec(db)
         .await?;
     Ok(())
+}
+
+/// Deletes the sessions that expired before `now` (the sweeper's job); returns how many.
+pub async fn purge_expired(db: &DatabaseConnection, now: DateTime<Utc>) -> ApiResult<u64> {
+    Ok(session::Entity::delete_many()
+        .filter(session::Column::ExpiresAt.lte(now))
+        .exec(db)
+        .await?
+        .rows_affected)
 }

@@ -1,4 +1,5 @@
-//! Background sweeping: expired files, and uploads a crash or a lost connection left unfinished.
+//! Background sweeping: expired files, uploads a crash or a lost connection left unfinished,
+//! and the account tables' dead rows (expired sessions, failed log-ins that no longer count).
 
 use std::time::Duration;
 
@@ -7,7 +8,7 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
 
 use super::remove::remove;
 use crate::{
-    Core,
+    Core, auth,
     db::file::{self, STATE_COMMITTING, STATE_PENDING, STATE_READY},
     error::ApiResult,
 };
@@ -24,7 +25,18 @@ pub async fn run(core: Core, every: Duration) {
             Ok((expired, stale)) => tracing::info!(expired, stale, "swept files"),
             Err(error) => tracing::warn!(%error, "file sweep failed"),
         }
+        if let Err(error) = sweep_accounts(&core).await {
+            tracing::warn!(%error, "session sweep failed");
+        }
     }
+}
+
+/// Deletes expired sessions and failed log-ins older than the limit's window.
+pub async fn sweep_accounts(core: &Core) -> ApiResult<(u64, u64)> {
+    let now = Utc::now();
+    let sessions = auth::sessions::purge_expired(&core.db, now).await?;
+    let failures = auth::login_limit::purge_old(&core.db, now).await?;
+    Ok((sessions, failures))
 }
 
 /// Removes expired files and unfinished uploads older than the upload timeout (younger ones may
