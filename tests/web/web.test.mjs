@@ -58,6 +58,10 @@ try {
 
   step("create a read-only key, copy it");
   await page.goto(`${base}/dashboard/api-keys`);
+  await page.fill("#key-name", "no scope");
+  await Promise.all([page.waitForLoadState("load"), page.click("#create-key button[type=submit]")]);
+  assert.equal(await page.textContent(".error"), "Give the key a name (1 to 100 characters) and tick at least one scope.");
+  assert.equal(await page.locator("#keys").count(), 0);
   await page.fill("#key-name", "read only");
   await page.check("input[name=scope_read]");
   await Promise.all([page.waitForLoadState("load"), page.click("#create-key button[type=submit]")]);
@@ -204,6 +208,21 @@ try {
   await shot(frPage, "15-tool-error-fr");
   await frPage.click("a[href='/lang/en']");
   assert.equal(await frPage.getAttribute("html", "lang"), "en");
+
+  step("a phone-sized screen: no page is wider than the screen");
+  const phone = await browser.newContext({ locale: "en-US", viewport: { width: 390, height: 844 } });
+  const phonePage = await phone.newPage();
+  await phonePage.goto(`${base}/login`);
+  await phonePage.fill("#email", email);
+  await phonePage.fill("#password", "an even better passphrase");
+  await Promise.all([phonePage.waitForURL("**/dashboard"), phonePage.click("form.stack button[type=submit]")]);
+  for (const route of ["/dashboard", "/dashboard/api-keys", "/tools/support", "/"]) {
+    await phonePage.goto(`${base}${route}`);
+    const width = await phonePage.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `${route} is ${width}px wide on a 390px screen`);
+  }
+  await phonePage.goto(`${base}/dashboard`);
+  await shot(phonePage, "16-dashboard-phone");
 
   step("every page carries a strict CSP");
   const headers = (await fetch(`${base}/login`)).headers;

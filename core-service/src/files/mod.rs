@@ -14,12 +14,30 @@ use crate::db::file;
 
 pub use quire_proto::transport::CHUNK_SIZE;
 
-/// The public view of a stored file.
-pub fn to_proto(model: &file::Model, base_url: &str) -> v1::File {
-    let timestamp = |t: chrono::DateTime<chrono::Utc>| prost_types::Timestamp {
+/// A protobuf timestamp for a database time.
+pub fn timestamp(t: chrono::DateTime<chrono::Utc>) -> prost_types::Timestamp {
+    prost_types::Timestamp {
         seconds: t.timestamp(),
         nanos: t.timestamp_subsec_nanos() as i32,
-    };
+    }
+}
+
+/// The account's visible files, newest first (the dashboard's list).
+pub async fn list_ready(
+    db: &sea_orm::DatabaseConnection,
+    account_id: i64,
+) -> crate::error::ApiResult<Vec<file::Model>> {
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
+    Ok(file::Entity::find()
+        .filter(file::Column::AccountId.eq(account_id))
+        .filter(file::Column::State.eq(file::STATE_READY))
+        .order_by_desc(file::Column::Id)
+        .all(db)
+        .await?)
+}
+
+/// The public view of a stored file.
+pub fn to_proto(model: &file::Model, base_url: &str) -> v1::File {
     v1::File {
         token: model.token.clone(),
         filename: model.filename.clone(),

@@ -1,7 +1,7 @@
 //! quire.v1.AccountService: what the web dashboard needs, as thin handlers over the account,
 //! session, key and file domains (the admin CLI calls the same functions).
 
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use quire_proto::v1::{
     Account, ApiKey, ChangePasswordRequest, ChangePasswordResponse, CreateApiKeyRequest,
     CreateApiKeyResponse, GetAccountRequest, GetAccountResponse, ListApiKeysRequest,
@@ -9,15 +9,14 @@ use quire_proto::v1::{
     LogOutRequest, LogOutResponse, RevokeApiKeyRequest, RevokeApiKeyResponse, Session,
     SignUpRequest, SignUpResponse, account_service_server::AccountService,
 };
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use tonic::{Request, Response, Status};
 
 use crate::{
     Core,
     auth::{self, accounts, scope, sessions::OpenedSession, web},
-    db::{account, api_key, file},
+    db::{account, api_key},
     error::ApiResult,
-    files,
+    files::{self, timestamp},
 };
 
 pub struct AccountApi {
@@ -169,13 +168,7 @@ impl AccountService for AccountApi {
     ) -> Result<Response<ListFilesResponse>, Status> {
         let (_, account) = auth::authenticate_session(&self.core.db, request.metadata()).await?;
         let ListFilesRequest {} = request.into_inner();
-        let rows = file::Entity::find()
-            .filter(file::Column::AccountId.eq(account.id))
-            .filter(file::Column::State.eq(file::STATE_READY))
-            .order_by_desc(file::Column::Id)
-            .all(&self.core.db)
-            .await
-            .map_err(crate::error::ApiError::from)?;
+        let rows = files::list_ready(&self.core.db, account.id).await?;
         let base_url = self.core.config.base_url();
         Ok(Response::new(ListFilesResponse {
             files: rows
@@ -208,12 +201,5 @@ fn key_proto(key: &api_key::Model) -> ApiKey {
         created_at: Some(timestamp(key.created_at)),
         last_used_at: key.last_used_at.map(timestamp),
         revoked_at: key.revoked_at.map(timestamp),
-    }
-}
-
-fn timestamp(t: DateTime<Utc>) -> prost_types::Timestamp {
-    prost_types::Timestamp {
-        seconds: t.timestamp(),
-        nanos: t.timestamp_subsec_nanos() as i32,
     }
 }

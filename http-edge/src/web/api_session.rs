@@ -44,7 +44,7 @@ pub async fn authenticate(
         .await
         .map(|r| r.into_inner().csrf_token);
     match expected {
-        Ok(expected) if expected.as_bytes() == sent.as_bytes() => {}
+        Ok(expected) if session::constant_time_eq(expected.as_bytes(), sent.as_bytes()) => {}
         Ok(_) => return csrf_refusal().into_response(),
         Err(status) => return crate::problem::Problem::from(status).into_response(),
     }

@@ -8,9 +8,12 @@ use axum::{
     response::{IntoResponse, Redirect, Response},
 };
 use maud::{Markup, html};
-use quire_proto::v1::{
-    Account, ApiKey, CreateApiKeyRequest, DeleteFileRequest, ListApiKeysRequest, ListFilesRequest,
-    RevokeApiKeyRequest,
+use quire_proto::{
+    ErrorCode,
+    v1::{
+        Account, ApiKey, CreateApiKeyRequest, DeleteFileRequest, ListApiKeysRequest,
+        ListFilesRequest, RevokeApiKeyRequest,
+    },
 };
 use serde::Deserialize;
 
@@ -250,7 +253,11 @@ pub async fn create_key(
         }
         Err(status) => {
             let problem = Problem::from(status);
-            html! { p.error role="alert" { (super::i18n::error_message(lang, problem.code.as_str(), &problem.detail)) } }
+            let code = match problem.code {
+                ErrorCode::InvalidArgument => "invalid-key-form",
+                other => other.as_str(),
+            };
+            html! { p.error role="alert" { (super::i18n::error_message(lang, code, &problem.detail)) } }
         }
     };
     keys_page(&state, lang, &who, Some(shown)).await

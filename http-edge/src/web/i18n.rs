@@ -312,6 +312,12 @@ pub static FR: Texts = Texts {
 pub fn error_message(lang: Lang, code: &str, detail: &str) -> String {
     let fr = lang == Lang::Fr;
     let text = match code {
+        "invalid-key-form" if fr => {
+            "Donnez un nom à la clé (1 à 100 caractères) et cochez au moins un droit."
+        }
+        "invalid-key-form" => {
+            "Give the key a name (1 to 100 characters) and tick at least one scope."
+        }
         "wrong-current-password" if fr => "Le mot de passe actuel est incorrect : rien n'a changé.",
         "wrong-current-password" => "The current password is wrong: nothing was changed.",
         "weak-password" if fr => "Le mot de passe doit compter de 10 à 256 caractères.",

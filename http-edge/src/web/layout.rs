@@ -115,16 +115,16 @@ pub fn secure(response: &mut Response) {
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
 }
 
-/// Bytes in a human unit (KB, MB, GB with 1000s, as file managers show them).
+/// Bytes in binary units (KiB, MiB, GiB), as quotas are set.
 pub fn size(bytes: u64) -> String {
-    const UNITS: [&str; 4] = ["KB", "MB", "GB", "TB"];
-    if bytes < 1000 {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
         return format!("{bytes} B");
     }
-    let mut value = bytes as f64 / 1000.0;
+    let mut value = bytes as f64 / 1024.0;
     let mut unit = 0;
-    while value >= 1000.0 && unit < UNITS.len() - 1 {
-        value /= 1000.0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
         unit += 1;
     }
     format!("{value:.1} {}", UNITS[unit])
@@ -135,4 +135,18 @@ pub fn date(ts: Option<&prost_types::Timestamp>) -> Option<String> {
     let ts = ts?;
     chrono::DateTime::from_timestamp(ts.seconds, 0)
         .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_read_like_the_quotas() {
+        assert_eq!(size(0), "0 B");
+        assert_eq!(size(1023), "1023 B");
+        assert_eq!(size(1536), "1.5 KiB");
+        assert_eq!(size(1 << 30), "1.0 GiB");
+        assert_eq!(size(100 << 30), "100.0 GiB");
+    }
 }
