@@ -15,6 +15,7 @@ pub const KNOWN_ENV: &[&str] = &[
     "QUIRE_HTTP_ADDR",
     "QUIRE_GRPC_ADDR",
     "QUIRE_CORE_URL",
+    "QUIRE_TRUSTED_PROXIES",
     "QUIRE_DATA_DIR",
     "QUIRE_DATABASE_URL",
     "QUIRE_BASE_URL",

@@ -24,6 +24,8 @@ pub struct EdgeState {
     pub max_ticket: usize,
     /// Session cookies get `Secure` (QUIRE_BASE_URL is https).
     pub secure_cookies: bool,
+    /// Peers whose `X-Forwarded-For` names the client (QUIRE_TRUSTED_PROXIES).
+    pub trusted_proxies: std::sync::Arc<[std::net::IpAddr]>,
 }
 
 pub fn app(state: EdgeState) -> Router {

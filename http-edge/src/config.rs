@@ -1,6 +1,6 @@
 //! Typed configuration of the edge.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use clap::Args;
 
@@ -13,4 +13,9 @@ pub struct EdgeConfig {
     /// URL of a running core (http://host:port). Without it, `quire serve` runs a core in-process.
     #[arg(long, env = "QUIRE_CORE_URL")]
     pub core_url: Option<String>,
+
+    /// Reverse proxies in front of the edge (comma-separated IP addresses): for connections
+    /// from them, the client's address is the last one of `X-Forwarded-For` (log-in limits).
+    #[arg(long, env = "QUIRE_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<IpAddr>,
 }

@@ -7,7 +7,7 @@ use crate::{CoreClients, EdgeConfig, EdgeState, app};
 
 /// What the edge takes from the core's configuration: the sizes it enforces before the core
 /// sees a request, and whether the public address is https (session cookies are then Secure).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct EdgeSettings {
     /// QUIRE_GRPC_MAX_MESSAGE_SIZE.
     pub max_message: usize,
@@ -15,6 +15,8 @@ pub struct EdgeSettings {
     pub max_ticket: usize,
     /// QUIRE_BASE_URL starts with https://.
     pub secure_cookies: bool,
+    /// QUIRE_TRUSTED_PROXIES (an edge setting).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl Default for EdgeSettings {
@@ -24,6 +26,7 @@ impl Default for EdgeSettings {
             max_message: crate::core_client::DEFAULT_MAX_MESSAGE,
             max_ticket: quire_proto::transport::DEFAULT_MAX_TICKET_SIZE,
             secure_cookies: false,
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -35,6 +38,7 @@ impl EdgeSettings {
             max_message: core.grpc_max_message_size,
             max_ticket: core.max_ticket_size,
             secure_cookies: core.base_url().starts_with("https://"),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -50,6 +54,7 @@ pub async fn serve_edge(
         core: CoreClients::connect_lazy(core_url, limits.max_message)?,
         max_ticket: limits.max_ticket,
         secure_cookies: limits.secure_cookies,
+        trusted_proxies: limits.trusted_proxies.into(),
     };
     tracing::info!(addr = %listener.local_addr()?, core = core_url, "http edge listening");
     // The peer address feeds the core's per-address login limits.
@@ -68,7 +73,10 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
         core.base_url = Some(format!("http://{}", http.local_addr()?));
     }
     let shutdown = shutdown_signal();
-    let limits = EdgeSettings::of(&core);
+    let limits = EdgeSettings {
+        trusted_proxies: edge.trusted_proxies,
+        ..EdgeSettings::of(&core)
+    };
     match edge.core_url {
         Some(url) => serve_edge(http, &url, limits, shutdown).await,
         None => {
@@ -94,7 +102,11 @@ pub async fn run(edge: EdgeConfig) -> anyhow::Result<()> {
         .core_url
         .ok_or_else(|| anyhow::anyhow!("this build has no embedded core: pass --core-url"))?;
     let http = TcpListener::bind(edge.http_addr).await?;
-    serve_edge(http, &url, EdgeSettings::default(), shutdown_signal()).await
+    let settings = EdgeSettings {
+        trusted_proxies: edge.trusted_proxies,
+        ..EdgeSettings::default()
+    };
+    serve_edge(http, &url, settings, shutdown_signal()).await
 }
 
 async fn shutdown_signal() {

@@ -1,7 +1,7 @@
 //! Sign-up, log-in and log-out pages: forms posted to the same paths, translated into
 //! AccountService calls; the session comes back as an HttpOnly cookie.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
 use axum::{
     Form,
@@ -135,21 +135,45 @@ fn safe_next(next: &str) -> &str {
     }
 }
 
-/// The peer's IP address, for the core's per-address login limits (empty when unknown).
+/// The client's IP address, for the core's per-address log-in limits (empty when unknown): the
+/// peer's, or behind a trusted reverse proxy the last address of `X-Forwarded-For`.
 pub struct ClientAddress(String);
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+impl FromRequestParts<EdgeState> for ClientAddress {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(ClientAddress(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip().to_string())
-                .unwrap_or_default(),
-        ))
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &EdgeState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        Ok(ClientAddress(client_address(
+            peer,
+            &parts.headers,
+            &state.trusted_proxies,
+        )))
     }
+}
+
+fn client_address(peer: Option<IpAddr>, headers: &HeaderMap, trusted: &[IpAddr]) -> String {
+    let Some(peer) = peer else {
+        return String::new();
+    };
+    if !trusted.contains(&peer) {
+        return peer.to_string();
+    }
+    headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|a| a.trim().parse::<IpAddr>().ok())
+        .next_back()
+        .unwrap_or(peer)
+        .to_string()
 }
 
 pub async fn signup(
@@ -263,4 +287,29 @@ pub async fn logout(
     let mut accounts = state.core.accounts.clone();
     accounts.log_out(who.request(LogOutRequest {})).await?;
     Ok(([session::clear_cookie()], Redirect::to("/")).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forwarded_addresses_count_only_from_trusted_proxies() {
+        let proxy: IpAddr = "10.0.0.2".parse().unwrap();
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "x-forwarded-for",
+            "203.0.113.7, 198.51.100.4".parse().unwrap(),
+        );
+        assert_eq!(
+            client_address(Some(proxy), &headers, &[proxy]),
+            "198.51.100.4"
+        );
+        assert_eq!(client_address(Some(proxy), &headers, &[]), "10.0.0.2");
+        assert_eq!(
+            client_address(Some(proxy), &HeaderMap::new(), &[proxy]),
+            "10.0.0.2"
+        );
+        assert_eq!(client_address(None, &headers, &[proxy]), "");
+    }
 }
