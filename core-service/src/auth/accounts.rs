@@ -14,10 +14,21 @@ use crate::{
     quota::Plan,
 };
 
+/// An account without a password (the admin CLI's): it cannot log in to the web interface.
 pub async fn create_account(
     db: &DatabaseConnection,
     email: &str,
     plan: Plan,
+) -> ApiResult<account::Model> {
+    insert_account(db, email, plan, None).await
+}
+
+/// Creates an account, with its password hash when it has one, in one statement.
+pub async fn insert_account(
+    db: &DatabaseConnection,
+    email: &str,
+    plan: Plan,
+    password_hash: Option<String>,
 ) -> ApiResult<account::Model> {
     let email = normalize_email(email)?;
     if find_account(db, &email).await.is_ok() {
@@ -34,6 +45,7 @@ pub async fn create_account(
         calls_total: Set(0),
         storage_used: Set(0),
         created_at: Set(Utc::now()),
+        password_hash: Set(password_hash),
         ..Default::default()
     };
     Ok(model.insert(db).await?)

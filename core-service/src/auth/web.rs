@@ -26,21 +26,10 @@ pub async fn sign_up(
 ) -> ApiResult<(account::Model, OpenedSession)> {
     password::check_strength(new_password)?;
     let hash = password::hash(new_password).await?;
-    let created = accounts::create_account(db, email, Plan::Free).await?;
-    account::Entity::update_many()
-        .col_expr(account::Column::PasswordHash, Expr::value(hash.as_str()))
-        .filter(account::Column::Id.eq(created.id))
-        .exec(db)
-        .await?;
+    let created = accounts::insert_account(db, email, Plan::Free, Some(hash)).await?;
     let session = sessions::open(db, created.id).await?;
     tracing::info!(account_id = created.id, "account signed up");
-    Ok((
-        account::Model {
-            password_hash: Some(hash),
-            ..created
-        },
-        session,
-    ))
+    Ok((created, session))
 }
 
 /// Checks the password and opens a session. Wrong e-mail and wrong password get the same
