@@ -75,6 +75,7 @@ error_codes! {
     UnprocessableFile => ("unprocessable-file", FailedPrecondition, 422, "File could not be processed"),
     DailyQuotaExceeded => ("daily-quota-exceeded", ResourceExhausted, 429, "Daily quota exceeded"),
     TooManyLoginAttempts => ("too-many-login-attempts", ResourceExhausted, 429, "Too many login attempts"),
+    TooManySignUps => ("too-many-sign-ups", ResourceExhausted, 429, "Too many sign-ups"),
     Internal => ("internal", Internal, 500, "Internal error"),
     ProcessingFailed => ("processing-failed", Internal, 500, "Processing failed"),
     NotImplemented => ("not-implemented", Unimplemented, 501, "Not implemented yet"),

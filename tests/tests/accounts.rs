@@ -403,8 +403,8 @@ both_databases!(
             .unwrap();
         assert_eq!(
             swept,
-            (1, 2),
-            "one session, the account's and the address's failures"
+            (1, 3),
+            "one session; the account's and the address's failures and the sign-up"
         );
         assert_eq!(session::Entity::find().count(db).await.unwrap(), 1);
         assert_eq!(login_failure::Entity::find().count(db).await.unwrap(), 0);
@@ -414,3 +414,34 @@ both_databases!(
             .unwrap();
     }
 );
+
+both_databases!(sign_ups_are_limited_per_address, |db| {
+    let stack = Stack::start(db).await;
+    let client = accounts(&stack).await;
+    let attempt = |email: String, address: &'static str| {
+        let mut client = client.clone();
+        async move {
+            client
+                .sign_up(v1::SignUpRequest {
+                    email,
+                    password: PASSWORD.into(),
+                    client_address: address.into(),
+                })
+                .await
+        }
+    };
+    for i in 0..5 {
+        attempt(format!("bulk{i}@example.com"), "198.51.100.9")
+            .await
+            .unwrap();
+    }
+    let limited = attempt("bulk5@example.com".into(), "198.51.100.9")
+        .await
+        .unwrap_err();
+    assert_eq!(limited.code(), Code::ResourceExhausted);
+    assert_eq!(reason(&limited), "too-many-sign-ups");
+    assert!(limited.metadata().get("retry-after").is_some());
+    attempt("bulk5@example.com".into(), "203.0.113.50")
+        .await
+        .unwrap();
+});

@@ -23,10 +23,19 @@ pub async fn sign_up(
     db: &DatabaseConnection,
     email: &str,
     new_password: &str,
+    client_address: &str,
 ) -> ApiResult<(account::Model, OpenedSession)> {
     password::check_strength(new_password)?;
+    let now = Utc::now();
+    let limit = login_limit::sign_up_subject(client_address);
+    if let Some(subject) = &limit {
+        login_limit::check_sign_up(db, subject, now).await?;
+    }
     let hash = password::hash(new_password).await?;
     let created = accounts::insert_account(db, email, Plan::Free, Some(hash)).await?;
+    if let Some(subject) = limit {
+        login_limit::record(db, &[subject], now).await?;
+    }
     let session = sessions::open(db, created.id).await?;
     tracing::info!(account_id = created.id, "account signed up");
     Ok((created, session))
@@ -51,11 +60,11 @@ pub async fn log_in(
     let stored = account.as_ref().and_then(|a| a.password_hash.clone());
     let Some(account) = account.filter(|_| stored.is_some()) else {
         password::verify(given_password, None).await;
-        login_limit::record_failure(db, &subjects, now).await?;
+        login_limit::record(db, &subjects, now).await?;
         return Err(wrong_credentials());
     };
     if !password::verify(given_password, stored).await {
-        login_limit::record_failure(db, &subjects, now).await?;
+        login_limit::record(db, &subjects, now).await?;
         tracing::info!(account_id = account.id, "failed login");
         return Err(wrong_credentials());
     }

@@ -60,7 +60,8 @@ impl AccountService for AccountApi {
             password,
             client_address,
         } = request.into_inner();
-        let (account, session) = web::sign_up(&self.core.db, &email, &password).await?;
+        let (account, session) =
+            web::sign_up(&self.core.db, &email, &password, &client_address).await?;
         tracing::info!(client_address, "sign-up");
         Ok(Response::new(SignUpResponse {
             session: Some(session_proto(session)),

@@ -330,6 +330,12 @@ pub fn error_message(lang: Lang, code: &str, detail: &str) -> String {
             "Trop de tentatives échouées : réessayez dans quelques minutes."
         }
         "too-many-login-attempts" => "Too many failed attempts: try again in a few minutes.",
+        "too-many-sign-ups" if fr => {
+            "Trop de comptes créés depuis cette adresse : réessayez dans quelques minutes."
+        }
+        "too-many-sign-ups" => {
+            "Too many accounts were created from this address: try again in a few minutes."
+        }
         "csrf-rejected" if fr => {
             "Le formulaire a expiré ou vient d'ailleurs : rechargez la page et réessayez."
         }
