@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs everything Quire needs to build, run and test on a Debian machine, idempotently:
-# Debian packages (clamd, protoc, Tesseract, qpdf), the PDFium library from the pypdfium2 wheel,
-# the test tools (buf, grpcio) in .cache/venv, playwright-core in tests/web for the browser
-# tests, and the real-world PDF corpus in .cache/pdf-corpus. Safe to run again; it only
-# installs what is missing.
+# Installs what Quire needs to build and run on a Debian machine, idempotently: Debian packages
+# (clamd, protoc, Tesseract, qpdf) and the PDFium library from the pypdfium2 wheel. With
+# --tests, also what the tests need: chromium and playwright-core (tests/web) for the browser
+# tests, the test tools (buf, grpcio) in .cache/venv and the real-world PDF corpus in
+# .cache/pdf-corpus. Safe to run again; it only installs what is missing.
 set -euo pipefail
+
+tests=0
+[ "${1:-}" = "--tests" ] && tests=1
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cache="$root/.cache"
@@ -25,9 +28,13 @@ for lang in eng fra; do
 done
 python3 -m venv --help >/dev/null 2>&1 || need_apt=1
 # The browser tests of the web interface: Debian's chromium driven by playwright-core (npm).
-for cmd in chromium node npm curl; do
-  command -v "$cmd" >/dev/null 2>&1 || need_apt=1
-done
+test_packages=""
+if [ "$tests" = 1 ]; then
+  for cmd in chromium node npm curl; do
+    command -v "$cmd" >/dev/null 2>&1 || need_apt=1
+  done
+  test_packages="chromium curl $(command -v node >/dev/null && command -v npm >/dev/null || echo nodejs npm)"
+fi
 if [ "$need_apt" = 1 ]; then
   echo "setup: installing Debian packages"
   export DEBIAN_FRONTEND=noninteractive
@@ -35,7 +42,7 @@ if [ "$need_apt" = 1 ]; then
   apt-get install -y -q --no-install-recommends \
     clamav clamav-daemon protobuf-compiler libprotobuf-dev pkg-config python3 python3-venv ca-certificates \
     libtesseract-dev libleptonica-dev clang libclang-dev tesseract-ocr-eng tesseract-ocr-fra qpdf \
-    chromium curl $(command -v node >/dev/null && command -v npm >/dev/null || echo nodejs npm)
+    $test_packages
 fi
 
 # PDFium is not a Debian package: the pypdfium2 wheel on PyPI ships libpdfium.so (build 8149).
@@ -53,6 +60,11 @@ with zipfile.ZipFile(wheel) as z, open(sys.argv[2], "wb") as out:
     out.write(z.read("pypdfium2_raw/libpdfium.so"))
 PY
   rm -rf "$tmp"
+fi
+
+if [ "$tests" = 0 ]; then
+  echo "setup: done"
+  exit 0
 fi
 
 # Real-world and malformed PDFs for the robustness test: the test resources shipped in the

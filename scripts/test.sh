@@ -5,7 +5,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-scripts/setup.sh
+scripts/setup.sh --tests
 
 # Two clamd instances with the EICAR test signatures: one at the default upload cap, one whose
 # limits are 1 MiB, to prove that a size-limit answer is refused rather than taken as clean.
