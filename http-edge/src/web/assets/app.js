@@ -178,13 +178,23 @@ function toolForm() {
       }
       body.append("file", file);
     }
+    // One run at a time; the button says the file is being worked on once it is sent.
+    const button = form.querySelector("button[type=submit]");
+    const label = button.textContent;
+    button.disabled = true;
+    const done = () => {
+      button.disabled = false;
+      button.textContent = label;
+    };
     progress.hidden = false;
     progress.value = 0;
+    request.upload.addEventListener("load", () => (button.textContent = say("Working…", "Traitement…")));
     request.upload.addEventListener("progress", (e) => {
       if (e.lengthComputable) progress.value = Math.round((e.loaded / e.total) * 100);
     });
     request.addEventListener("load", async () => {
       progress.hidden = true;
+      done();
       const blob = request.response;
       const type = request.getResponseHeader("Content-Type") || "";
       if (request.status >= 400) {
@@ -206,6 +216,7 @@ function toolForm() {
     });
     request.addEventListener("error", () => {
       progress.hidden = true;
+      done();
       error.textContent = say("The connection was lost: try again.", "La connexion a été perdue : réessayez.");
       error.hidden = false;
     });
