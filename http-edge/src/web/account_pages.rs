@@ -12,7 +12,7 @@ use axum::{
 use maud::{Markup, html};
 use quire_proto::{
     ErrorCode,
-    v1::{LogInRequest, LogOutRequest, SignUpRequest},
+    v1::{LogInRequest, LogOutRequest, Session, SignUpRequest},
 };
 use serde::Deserialize;
 
@@ -186,29 +186,26 @@ pub async fn signup(
     }): Form<Credentials>,
 ) -> Response {
     if !session::same_origin(&headers) {
-        let problem = session::csrf_refusal();
-        let message = error_message(lang, problem.code.as_str(), &problem.detail);
-        return page(
-            lang,
-            Kind::SignUp,
-            &email,
-            "",
-            Some((StatusCode::FORBIDDEN, message)),
-        );
+        return refused(lang, Kind::SignUp, &email, "", session::csrf_refusal());
     }
-    let mut accounts = state.core.accounts.clone();
-    let answer = accounts
+    let answer = state
+        .core
+        .accounts
+        .clone()
         .sign_up(SignUpRequest {
             email: email.clone(),
             password,
             client_address: address,
         })
-        .await;
-    match answer.map(|r| r.into_inner().session) {
-        Ok(Some(session)) => logged_in(&state, &headers, &session.token, "/dashboard"),
-        Ok(None) => Problem::new(ErrorCode::Internal, "the core opened no session").into_response(),
-        Err(status) => refused(lang, Kind::SignUp, &email, "", Problem::from(status)),
-    }
+        .await
+        .map(|r| r.into_inner().session);
+    let attempt = Attempt {
+        lang,
+        kind: Kind::SignUp,
+        email: &email,
+        next: "",
+    };
+    attempt.answer(&state, &headers, answer, "/dashboard")
 }
 
 pub async fn login(
@@ -223,28 +220,58 @@ pub async fn login(
     }): Form<Credentials>,
 ) -> Response {
     if !session::same_origin(&headers) {
-        let problem = session::csrf_refusal();
-        let message = error_message(lang, problem.code.as_str(), &problem.detail);
-        return page(
-            lang,
-            Kind::LogIn,
-            &email,
-            &next,
-            Some((StatusCode::FORBIDDEN, message)),
-        );
+        return refused(lang, Kind::LogIn, &email, &next, session::csrf_refusal());
     }
-    let mut accounts = state.core.accounts.clone();
-    let answer = accounts
+    let answer = state
+        .core
+        .accounts
+        .clone()
         .log_in(LogInRequest {
             email: email.clone(),
             password,
             client_address: address,
         })
-        .await;
-    match answer.map(|r| r.into_inner().session) {
-        Ok(Some(session)) => logged_in(&state, &headers, &session.token, safe_next(&next)),
-        Ok(None) => Problem::new(ErrorCode::Internal, "the core opened no session").into_response(),
-        Err(status) => refused(lang, Kind::LogIn, &email, &next, Problem::from(status)),
+        .await
+        .map(|r| r.into_inner().session);
+    let attempt = Attempt {
+        lang,
+        kind: Kind::LogIn,
+        email: &email,
+        next: &next,
+    };
+    attempt.answer(&state, &headers, answer, safe_next(&next))
+}
+
+/// A sign-up or log-in form as it was posted, to answer the core's reply to it.
+struct Attempt<'a> {
+    lang: Lang,
+    kind: Kind,
+    email: &'a str,
+    next: &'a str,
+}
+
+impl Attempt<'_> {
+    /// A new session goes into the cookie and on to `go_to`; a refusal shows the form again.
+    fn answer(
+        &self,
+        state: &EdgeState,
+        headers: &HeaderMap,
+        answer: Result<Option<Session>, tonic::Status>,
+        go_to: &str,
+    ) -> Response {
+        match answer {
+            Ok(Some(session)) => logged_in(state, headers, &session.token, go_to),
+            Ok(None) => {
+                Problem::new(ErrorCode::Internal, "the core opened no session").into_response()
+            }
+            Err(status) => refused(
+                self.lang,
+                self.kind,
+                self.email,
+                self.next,
+                Problem::from(status),
+            ),
+        }
     }
 }
 
