@@ -3,16 +3,14 @@
 //! `X-CSRF-Token`; it then reaches the core as `authorization: Session <token>`, counted like any
 //! call. Calls with an `Authorization` header are left as they are.
 
+use super::session::{self, COOKIE, LoggedIn, csrf_refusal};
+use crate::{EdgeState, problem::Problem};
 use axum::{
     extract::{Request, State},
     http::{HeaderValue, header},
     middleware::Next,
     response::{IntoResponse, Response},
 };
-use quire_proto::v1::GetAccountRequest;
-
-use super::session::{self, COOKIE, csrf_refusal, session_request};
-use crate::EdgeState;
 
 pub const CSRF_HEADER: &str = "x-csrf-token";
 
@@ -36,18 +34,14 @@ pub async fn authenticate(
     if !session::same_origin(headers) || sent.is_empty() {
         return csrf_refusal().into_response();
     }
-    let expected = state
-        .core
-        .accounts
-        .clone()
-        .get_account(session_request(&token, GetAccountRequest {}))
-        .await
-        .map(|r| r.into_inner().csrf_token);
-    match expected {
-        Ok(expected) if session::constant_time_eq(expected.as_bytes(), sent.as_bytes()) => {}
-        Ok(_) => return csrf_refusal().into_response(),
-        Err(status) => return crate::problem::Problem::from(status).into_response(),
+    let who = match LoggedIn::resolve(&state, token).await {
+        Ok(who) => who,
+        Err(status) => return Problem::from(status).into_response(),
+    };
+    if let Err(refusal) = who.check_form(request.headers(), &sent) {
+        return refusal.into_response();
     }
+    let token = who.token;
     if let Ok(value) = HeaderValue::from_str(&format!("Session {token}")) {
         request.headers_mut().insert(header::AUTHORIZATION, value);
     }

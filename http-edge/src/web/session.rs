@@ -109,7 +109,7 @@ pub fn session_request<T>(token: &str, message: T) -> tonic::Request<T> {
     request
 }
 
-pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
@@ -138,24 +138,31 @@ impl FromRequestParts<EdgeState> for LoggedIn {
         let Some(token) = cookie(&parts.headers, COOKIE) else {
             return Err(LoginRedirect(next).into_response());
         };
-        let mut accounts = state.core.accounts.clone();
-        match accounts
-            .get_account(session_request(&token, GetAccountRequest {}))
-            .await
-        {
-            Ok(response) => {
-                let response = response.into_inner();
-                Ok(LoggedIn {
-                    token,
-                    account: response.account.unwrap_or_default(),
-                    csrf_token: response.csrf_token,
-                })
-            }
+        match LoggedIn::resolve(state, token).await {
+            Ok(who) => Ok(who),
             Err(status) if status.code() == tonic::Code::Unauthenticated => {
                 Err(LoginRedirect(next).into_response())
             }
             Err(status) => Err(Problem::from(status).into_response()),
         }
+    }
+}
+
+impl LoggedIn {
+    /// The session `token` as the core sees it now: its account and its anti-CSRF token.
+    pub async fn resolve(state: &EdgeState, token: String) -> Result<LoggedIn, tonic::Status> {
+        let response = state
+            .core
+            .accounts
+            .clone()
+            .get_account(session_request(&token, GetAccountRequest {}))
+            .await?
+            .into_inner();
+        Ok(LoggedIn {
+            token,
+            account: response.account.unwrap_or_default(),
+            csrf_token: response.csrf_token,
+        })
     }
 }
 
