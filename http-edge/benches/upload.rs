@@ -54,26 +54,33 @@ fn main() -> anyhow::Result<()> {
     // clamd's first scan after idle runs at a third of its speed.
     runtime.block_on(clamd_instream(&scanner, &source, 16 * MIB))?;
     let mut best = Best::default();
-    for _ in 0..ROUNDS {
+    for round in 1..=ROUNDS {
         settle()?;
         // dd into the page cache, as Quire's store writes (no fsync), and dd to the disk itself.
-        best.dd = best
-            .dd
-            .min(dd_copy(&source, &work.path().join("dd.out"), false)?);
+        let dd = dd_copy(&source, &work.path().join("dd.out"), false)?;
         settle()?;
-        best.dd_sync = best
-            .dd_sync
-            .min(dd_copy(&source, &work.path().join("dd.out"), true)?);
+        let dd_sync = dd_copy(&source, &work.path().join("dd.out"), true)?;
         settle()?;
-        best.plain = best.plain.better(upload_run(work.path(), &source, None)?);
+        let plain = upload_run(work.path(), &source, None)?;
         settle()?;
-        best.clamd = best
-            .clamd
-            .min(runtime.block_on(clamd_instream(&scanner, &source, size))?);
+        let clamd_direct = runtime.block_on(clamd_instream(&scanner, &source, size))?;
         settle()?;
-        best.scanned = best
-            .scanned
-            .better(upload_run(work.path(), &source, Some(&clamd))?);
+        let scanned = upload_run(work.path(), &source, Some(&clamd))?;
+        println!(
+            "round {round}: dd {:.2} s, dd fsync {:.2} s, no scan {:.2} s, clamd {:.2} s, scanning {:.2} s",
+            dd.as_secs_f64(),
+            dd_sync.as_secs_f64(),
+            plain.elapsed.as_secs_f64(),
+            clamd_direct.as_secs_f64(),
+            scanned.elapsed.as_secs_f64()
+        );
+        best = Best {
+            dd: best.dd.min(dd),
+            dd_sync: best.dd_sync.min(dd_sync),
+            plain: best.plain.better(plain),
+            clamd: best.clamd.min(clamd_direct),
+            scanned: best.scanned.better(scanned),
+        };
     }
     let Best {
         dd,
@@ -243,7 +250,6 @@ fn upload_run(work: &Path, source: &Path, clamd: Option<&str>) -> anyhow::Result
         None => env.push(("QUIRE_INSECURE_NO_SCAN", "true".to_owned())),
     }
     let server = common::Server::start(&data, &env, "upload")?;
-    std::thread::sleep(Duration::from_millis(500));
     let pid = server.pid();
     let idle = common::rss_kib(pid);
 

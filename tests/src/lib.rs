@@ -199,7 +199,7 @@ impl Stack {
             .expect("count")
     }
 
-    /// Files on disk under the blob directory, including multipart staging files that the
+    /// Files on disk under the blob directory and in the upload staging directory, which the
     /// object_store listing does not show.
     pub fn blob_files_on_disk(&self) -> usize {
         fn walk(dir: &std::path::Path) -> usize {
@@ -213,7 +213,8 @@ impl Stack {
                     .sum()
             })
         }
-        walk(&self._data_dir.path().join("blobs").join("files"))
+        let data = self._data_dir.path();
+        walk(&data.join("blobs").join("files")) + walk(&data.join("staging"))
     }
 
     /// Waits until the stack holds no file rows, no blobs and no reserved storage for the

@@ -10,7 +10,9 @@ use super::remove::remove;
 use crate::{
     Core, auth,
     db::file::{self, STATE_COMMITTING, STATE_PENDING, STATE_READY},
+    error::ApiError,
     error::ApiResult,
+    storage,
 };
 
 const BATCH: u64 = 500;
@@ -64,5 +66,12 @@ pub async fn sweep_once(core: &Core) -> ApiResult<(usize, usize)> {
     for row in &stale {
         counts.1 += usize::from(remove(core, row).await?);
     }
+    // Their rows are gone with the crash that left them, so staging files are swept apart.
+    let (data_dir, timeout) = (core.config.data_dir.clone(), core.config.upload_timeout());
+    counts.1 +=
+        tokio::task::spawn_blocking(move || storage::remove_stale_uploads(&data_dir, timeout))
+            .await
+            .map_err(|e| ApiError::internal("sweeping staged uploads", e))?
+            .map_err(|e| ApiError::internal("sweeping staged uploads", e))?;
     Ok(counts)
 }

@@ -59,6 +59,9 @@ impl Server {
         let child = command().arg("serve").stdout(Stdio::null()).spawn()?;
         let server = Server { child, http, key };
         wait_listening(http)?;
+        // `quire serve` warms its worker pool up (PDFium, Tesseract) after it starts listening:
+        // measuring before that ends would charge the warm-up to the first run.
+        wait_settled(server.pid())?;
         Ok(server)
     }
 
@@ -90,6 +93,39 @@ fn wait_listening(port: u16) -> anyhow::Result<()> {
         std::thread::sleep(Duration::from_millis(50));
     }
     anyhow::bail!("quire serve did not start on port {port}")
+}
+
+/// Waits until the server and its workers use under 2 % of a core over 250 ms.
+fn wait_settled(pid: u32) -> anyhow::Result<()> {
+    let mut last = cpu_ticks_with_children(pid);
+    for _ in 0..120 {
+        std::thread::sleep(Duration::from_millis(250));
+        let now = cpu_ticks_with_children(pid);
+        // Clock ticks are 10 ms: at most one tick in 250 ms.
+        if now.saturating_sub(last) <= 1 {
+            return Ok(());
+        }
+        last = now;
+    }
+    anyhow::bail!("quire serve kept busy for 30 s after starting")
+}
+
+/// User + system clock ticks of a process and its direct children.
+fn cpu_ticks_with_children(pid: u32) -> u64 {
+    let ticks = |pid: &str| {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|stat| {
+                // Fields after the parenthesised command; utime and stime are the 12th and 13th.
+                let rest = stat.rsplit_once(')')?.1;
+                let fields: Vec<&str> = rest.split_whitespace().collect();
+                Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+            })
+            .unwrap_or(0)
+    };
+    let children =
+        std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
+    ticks(&pid.to_string()) + children.split_whitespace().map(ticks).sum::<u64>()
 }
 
 /// Resident memory of a process, in KiB.

@@ -1,0 +1,37 @@
+//! Blob storage through object_store: a local directory by default. Nothing else in the core
+//! knows where blobs live, so an S3-compatible store only changes this module.
+
+mod local_store;
+mod staged_upload;
+
+use std::{sync::Arc, time::Duration};
+
+use object_store::ObjectStore;
+
+pub use local_store::LocalStore;
+
+/// The store under `data_dir/blobs`, staging uploads in `data_dir/staging`. `upload_timeout` is
+/// the longest an upload may run: staging files older than that are leftovers.
+pub fn open_local(
+    data_dir: &std::path::Path,
+    upload_timeout: Duration,
+) -> anyhow::Result<Arc<dyn ObjectStore>> {
+    Ok(Arc::new(LocalStore::open(
+        &data_dir.join("blobs"),
+        staging_dir(data_dir),
+        upload_timeout,
+    )?))
+}
+
+/// Deletes uploads a crashed process left in the local store's staging directory, once they
+/// are older than any live upload can be. Returns how many.
+pub fn remove_stale_uploads(
+    data_dir: &std::path::Path,
+    upload_timeout: Duration,
+) -> std::io::Result<usize> {
+    local_store::remove_stale(&staging_dir(data_dir), upload_timeout)
+}
+
+fn staging_dir(data_dir: &std::path::Path) -> std::path::PathBuf {
+    data_dir.join("staging")
+}
