@@ -118,9 +118,16 @@ impl MultipartUpload for StagedUpload {
     async fn complete(&mut self) -> object_store::Result<PutResult> {
         self.done = true;
         let shared = Arc::clone(&self.shared);
-        tokio::task::spawn_blocking(move || shared.publish())
-            .map(flatten)
-            .await?;
+        tokio::task::spawn_blocking(move || {
+            let published = shared.publish();
+            if published.is_err() {
+                // Nothing will retry this upload: its bytes go now rather than at the next sweep.
+                let _ = std::fs::remove_file(&shared.staging);
+            }
+            published
+        })
+        .map(flatten)
+        .await?;
         Ok(PutResult {
             e_tag: None,
             version: None,
