@@ -51,7 +51,7 @@ impl Core {
             anyhow::anyhow!("cannot create data dir {}: {e}", config.data_dir.display())
         })?;
         let db = db::connect(&config.database_url()).await?;
-        let store = storage::open_local(&config.data_dir, config.upload_timeout())?;
+        let store = storage::open_local(&config.data_dir)?;
         let scanner: Option<Arc<dyn Scanner>> = if config.insecure_no_scan {
             tracing::warn!(
                 "uploads are NOT scanned for viruses (--insecure-no-scan): never run this way in production"

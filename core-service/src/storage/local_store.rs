@@ -1,7 +1,7 @@
 //! The local blob store: object_store's `LocalFileSystem` for everything except multipart
 //! uploads, which go through [`StagedUpload`] so that their bytes reach the disk while they
 //! arrive. Staging files live in a directory of their own, outside the store, so they are never
-//! listed or served, and the ones a crash left behind are removed when the store opens.
+//! listed or served; the sweeper removes the ones a crash left behind ([`remove_stale`]).
 
 use std::{
     fmt,
@@ -29,16 +29,11 @@ pub struct LocalStore {
 
 impl LocalStore {
     /// Opens the store rooted at `root`, staging uploads in `staging` (same filesystem, so a
-    /// completed upload is a rename). Staging files untouched for `stale_after` are deleted: no
-    /// live upload goes that long without writing.
-    pub fn open(root: &FsPath, staging: PathBuf, stale_after: Duration) -> anyhow::Result<Self> {
+    /// completed upload is a rename).
+    pub fn open(root: &FsPath, staging: PathBuf) -> anyhow::Result<Self> {
         for dir in [root, staging.as_path()] {
             std::fs::create_dir_all(dir)
                 .map_err(|e| anyhow::anyhow!("cannot create directory {}: {e}", dir.display()))?;
-        }
-        let removed = remove_stale(&staging, stale_after)?;
-        if removed > 0 {
-            tracing::info!(removed, "removed unfinished uploads left by an earlier run");
         }
         // A 201 promises the file is kept: objects and their directory entries are on stable
         // storage before a write returns, as an object store such as S3 guarantees.
@@ -49,7 +44,8 @@ impl LocalStore {
     }
 }
 
-/// Deletes staging files untouched for `stale_after`; a missing directory has none.
+/// Deletes staging files untouched for `stale_after` (no live upload goes that long without
+/// writing); a missing directory has none.
 pub fn remove_stale(staging: &FsPath, stale_after: Duration) -> std::io::Result<usize> {
     if !staging.exists() {
         return Ok(0);
@@ -150,7 +146,8 @@ impl ObjectStore for LocalStore {
     }
 }
 
-fn generic(source: Box<dyn std::error::Error + Send + Sync>) -> object_store::Error {
+/// An error of this store, as object_store reports errors of its backends.
+pub(super) fn generic(source: Box<dyn std::error::Error + Send + Sync>) -> object_store::Error {
     object_store::Error::Generic {
         store: "quire-local",
         source,
@@ -165,12 +162,7 @@ mod tests {
     use super::*;
 
     fn open(dir: &tempfile::TempDir) -> LocalStore {
-        LocalStore::open(
-            &dir.path().join("blobs"),
-            dir.path().join("staging"),
-            Duration::from_secs(3600),
-        )
-        .unwrap()
+        LocalStore::open(&dir.path().join("blobs"), dir.path().join("staging")).unwrap()
     }
 
     fn staged(dir: &tempfile::TempDir) -> usize {

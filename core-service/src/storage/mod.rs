@@ -10,21 +10,16 @@ use object_store::ObjectStore;
 
 pub use local_store::LocalStore;
 
-/// The store under `data_dir/blobs`, staging uploads in `data_dir/staging`. `upload_timeout` is
-/// the longest an upload may run: staging files older than that are leftovers.
-pub fn open_local(
-    data_dir: &std::path::Path,
-    upload_timeout: Duration,
-) -> anyhow::Result<Arc<dyn ObjectStore>> {
+/// The store under `data_dir/blobs`, staging uploads in `data_dir/staging`.
+pub fn open_local(data_dir: &std::path::Path) -> anyhow::Result<Arc<dyn ObjectStore>> {
     Ok(Arc::new(LocalStore::open(
         &data_dir.join("blobs"),
         staging_dir(data_dir),
-        upload_timeout,
     )?))
 }
 
 /// Deletes uploads a crashed process left in the local store's staging directory, once they
-/// are older than any live upload can be. Returns how many.
+/// are older than `upload_timeout`, the longest an upload may run. Returns how many.
 pub fn remove_stale_uploads(
     data_dir: &std::path::Path,
     upload_timeout: Duration,

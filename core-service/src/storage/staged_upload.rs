@@ -20,6 +20,8 @@ use async_trait::async_trait;
 use futures::FutureExt;
 use object_store::{MultipartUpload, PutPayload, PutResult, UploadPart};
 
+use super::local_store::generic;
+
 /// Bytes written between two background flushes: large enough that the journal commit each
 /// fdatasync costs is noise, small enough that little is left to flush at the end.
 const FLUSH_EVERY: u64 = 32 * 1024 * 1024;
@@ -172,14 +174,13 @@ impl Shared {
     }
 
     fn error(&self, action: &str, source: io::Error) -> object_store::Error {
-        object_store::Error::Generic {
-            store: "quire-local",
-            source: format!(
+        generic(
+            format!(
                 "could not {action} staged upload {}: {source}",
                 self.staging.display()
             )
             .into(),
-        }
+        )
     }
 }
 
@@ -221,8 +222,5 @@ fn fsync_dir(dir: &Path) -> io::Result<()> {
 fn flatten<T>(
     joined: Result<object_store::Result<T>, tokio::task::JoinError>,
 ) -> object_store::Result<T> {
-    joined.map_err(|e| object_store::Error::Generic {
-        store: "quire-local",
-        source: Box::new(e),
-    })?
+    joined.map_err(|e| generic(Box::new(e)))?
 }
