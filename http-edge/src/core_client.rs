@@ -1,5 +1,6 @@
 //! gRPC clients of the core over one lazily connected HTTP/2 channel, so the edge starts (and
-//! answers 503) while the core is still coming up.
+//! answers 503) while the core is still coming up. The core is at an `http://host:port` URL or,
+//! on the same host, at a `unix:///path` socket.
 
 use std::time::Duration;
 
@@ -28,14 +29,31 @@ impl CoreClients {
     /// `max_message` bounds every message both ways, as QUIRE_GRPC_MAX_MESSAGE_SIZE does in the
     /// core: never unlimited.
     pub fn connect_lazy(url: &str, max_message: usize) -> anyhow::Result<CoreClients> {
-        let channel = Endpoint::from_shared(url.to_owned())
-            .map_err(|e| anyhow::anyhow!("invalid core URL {url:?}: {e}"))?
-            .connect_timeout(Duration::from_secs(5))
+        let channel = match url.strip_prefix("unix://") {
+            Some(path) => {
+                anyhow::ensure!(
+                    path.starts_with('/'),
+                    "the core's unix socket path must be absolute: {url:?}"
+                );
+                let path = std::sync::Arc::new(std::path::PathBuf::from(path));
+                // The authority only names the core in requests; the connector picks the socket.
+                endpoint(Endpoint::from_static("http://quire-core")).connect_with_connector_lazy(
+                    tower::service_fn(move |_: tonic::transport::Uri| {
+                        let path = path.clone();
+                        async move {
+                            let stream = tokio::net::UnixStream::connect(path.as_path()).await?;
+                            Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(stream))
+                        }
+                    }),
+                )
+            }
+            None => endpoint(
+                Endpoint::from_shared(url.to_owned())
+                    .map_err(|e| anyhow::anyhow!("invalid core URL {url:?}: {e}"))?,
+            )
             .tcp_nodelay(true)
-            .http2_keep_alive_interval(Duration::from_secs(30))
-            .initial_stream_window_size(STREAM_WINDOW)
-            .initial_connection_window_size(CONNECTION_WINDOW)
-            .connect_lazy();
+            .connect_lazy(),
+        };
         Ok(CoreClients {
             accounts: AccountServiceClient::new(channel.clone())
                 .max_decoding_message_size(max_message)
@@ -52,4 +70,12 @@ impl CoreClients {
             health: HealthClient::new(channel),
         })
     }
+}
+
+fn endpoint(endpoint: Endpoint) -> Endpoint {
+    endpoint
+        .connect_timeout(Duration::from_secs(5))
+        .http2_keep_alive_interval(Duration::from_secs(30))
+        .initial_stream_window_size(STREAM_WINDOW)
+        .initial_connection_window_size(CONNECTION_WINDOW)
 }

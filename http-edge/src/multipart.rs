@@ -18,6 +18,9 @@ use tokio_stream::wrappers::ReceiverStream;
 
 use crate::problem::Problem;
 
+/// Smallest message the file is sent in, but for its last: smaller reads are gathered.
+const MIN_CHUNK: usize = 64 * 1024;
+
 /// Text fields are options; anything longer is not one.
 const MAX_TEXT_FIELD: u64 = 64 * 1024;
 
@@ -118,7 +121,8 @@ struct Reader {
     finished: bool,
 }
 
-/// The file's bytes in chunks of [`CHUNK_SIZE`], then the fields after the file, if any.
+/// The file's bytes in chunks of [`MIN_CHUNK`] to [`CHUNK_SIZE`] (the last one may be
+/// smaller), then the fields after the file, if any.
 fn pieces(
     field: multer::Field<'static>,
     multipart: multer::Multipart<'static>,
@@ -137,17 +141,18 @@ fn pieces(
             return None;
         }
         // Every message is at most CHUNK_SIZE and at most one chunk plus one read is held, however
-        // large the reads from the socket are. Whole chunks are sliced out of large reads without
-        // copying; only small reads are coalesced into the buffer.
+        // large the reads from the socket are. Reads of MIN_CHUNK or more go out as they are
+        // (sliced, never copied); only smaller ones are gathered, up to MIN_CHUNK, so that each
+        // byte is copied at most once here and tiny reads do not become tiny messages.
         loop {
-            if reader.buffer.is_empty() && reader.rest.len() >= CHUNK_SIZE {
-                let chunk = reader.rest.split_to(CHUNK_SIZE);
-                return Some((Ok(Piece::Chunk(chunk)), reader));
+            if reader.buffer.is_empty() && reader.rest.len() >= MIN_CHUNK {
+                let take = reader.rest.len().min(CHUNK_SIZE);
+                return Some((Ok(Piece::Chunk(reader.rest.split_to(take))), reader));
             }
             if !reader.rest.is_empty() {
-                let take = (CHUNK_SIZE - reader.buffer.len()).min(reader.rest.len());
+                let take = (MIN_CHUNK - reader.buffer.len()).min(reader.rest.len());
                 reader.buffer.extend_from_slice(&reader.rest.split_to(take));
-                if reader.buffer.len() == CHUNK_SIZE {
+                if reader.buffer.len() == MIN_CHUNK {
                     let chunk = reader.buffer.split().freeze();
                     return Some((Ok(Piece::Chunk(chunk)), reader));
                 }
@@ -264,5 +269,78 @@ pub async fn race<T>(
     tokio::select! {
         result = call => result.map_err(Problem::from),
         problem = failed => Err(problem),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A form with `data` as its file, then a `quality` field, delivered in reads of `sizes`
+    /// (cycled): socket reads come in any size.
+    fn body(data: &[u8], sizes: &[usize]) -> (HeaderMap, Body) {
+        let mut form =
+            b"--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\n\r\n"
+                .to_vec();
+        form.extend_from_slice(data);
+        form.extend_from_slice(
+            b"\r\n--XyZ\r\nContent-Disposition: form-data; name=\"quality\"\r\n\r\nscreen\r\n--XyZ--\r\n",
+        );
+        let mut reads = Vec::new();
+        let mut form = Bytes::from(form);
+        for &size in sizes.iter().cycle() {
+            if form.is_empty() {
+                break;
+            }
+            let take = size.min(form.len());
+            reads.push(Ok::<_, std::io::Error>(form.split_to(take)));
+        }
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            axum::http::header::CONTENT_TYPE,
+            "multipart/form-data; boundary=XyZ".parse().unwrap(),
+        );
+        (headers, Body::from_stream(futures::stream::iter(reads)))
+    }
+
+    #[tokio::test]
+    async fn chunks_stay_between_the_bounds_and_keep_every_byte() {
+        let data: Vec<u8> = (0..3_000_000u32).map(|i| (i * 7 % 251) as u8).collect();
+        for sizes in [
+            &[1_000_000][..],
+            &[100, 70_000, 5, 300_000, 20_000][..],
+            &[4096][..],
+            &[CHUNK_SIZE + 1, MIN_CHUNK - 1][..],
+        ] {
+            let (headers, body) = body(&data, sizes);
+            let part = file_part(&headers, body, &["quality"]).await.unwrap();
+            let pieces: Vec<Piece> = part.pieces.map(Result::unwrap).collect().await;
+            let (last, chunks) = pieces.split_last().unwrap();
+            let Piece::Trailer(fields) = last else {
+                panic!("the field after the file is lost")
+            };
+            assert_eq!(fields["quality"], "screen");
+            let chunks: Vec<&Bytes> = chunks
+                .iter()
+                .map(|piece| match piece {
+                    Piece::Chunk(bytes) => bytes,
+                    Piece::Trailer(_) => panic!("two trailers"),
+                })
+                .collect();
+            let (tail, full) = chunks.split_last().unwrap();
+            assert!(tail.len() <= CHUNK_SIZE, "reads {sizes:?}");
+            for chunk in full {
+                assert!(
+                    (MIN_CHUNK..=CHUNK_SIZE).contains(&chunk.len()),
+                    "reads {sizes:?}: a chunk of {} bytes",
+                    chunk.len()
+                );
+            }
+            let joined: Vec<u8> = chunks
+                .iter()
+                .flat_map(|chunk| chunk.iter().copied())
+                .collect();
+            assert_eq!(joined, data, "reads {sizes:?}");
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Running the edge: alone against a remote core, or with a core in the same process that it
-//! still reaches over real gRPC on the loopback.
+//! still reaches over real gRPC, on a unix socket private to the process (the core also
+//! listens on QUIRE_GRPC_ADDR for other services).
 
 use tokio::net::TcpListener;
 
@@ -81,12 +82,18 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
         Some(url) => serve_edge(http, &url, limits, shutdown).await,
         None => {
             let grpc = TcpListener::bind(core.grpc_addr).await?;
-            let url = format!("http://{}", grpc.local_addr()?);
+            // A unix socket in a directory only this user can enter: no TCP stack on the hop
+            // every upload crosses, and no other local user can reach the core through it.
+            let socket_dir = tempfile::Builder::new().prefix("quire-core-").tempdir()?;
+            let socket = socket_dir.path().join("grpc.sock");
+            let unix = tokio::net::UnixListener::bind(&socket)?;
+            let url = format!("unix://{}", socket.display());
             let core = quire_core::Core::open(core).await?;
             core.processing.pool.warm_up().await?;
-            let core_task = tokio::spawn(quire_core::grpc::serve_with_shutdown(
+            let core_task = tokio::spawn(quire_core::grpc::serve_on(
                 core,
                 grpc,
+                Some(unix),
                 shutdown_signal(),
             ));
             let edge_result = serve_edge(http, &url, limits, shutdown).await;
@@ -109,7 +116,23 @@ pub async fn run(edge: EdgeConfig) -> anyhow::Result<()> {
     serve_edge(http, &url, settings, shutdown_signal()).await
 }
 
+/// Ctrl-C, or SIGTERM from systemd, Docker or Kubernetes: both shut down gracefully, so
+/// requests in flight finish and the core's socket directory is removed.
 async fn shutdown_signal() {
-    let _ = tokio::signal::ctrl_c().await;
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(err) => {
+                tracing::warn!(error = %err, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        () = terminate => {}
+    }
     tracing::info!("shutting down");
 }

@@ -128,13 +128,17 @@ impl Stack {
         let until = |mut rx: watch::Receiver<bool>| async move {
             let _ = rx.wait_for(|stop| *stop).await;
         };
-        tokio::spawn(quire_core::grpc::serve_with_shutdown(
+        // As in `quire serve`: the edge reaches the core on a unix socket, gRPC clients on TCP.
+        let socket = data_dir.path().join("grpc.sock");
+        let unix = tokio::net::UnixListener::bind(&socket).expect("bind grpc socket");
+        tokio::spawn(quire_core::grpc::serve_on(
             core.clone(),
             grpc,
+            Some(unix),
             until(rx.clone()),
         ));
         let grpc_url = format!("http://{grpc_addr}");
-        let edge_url = grpc_url.clone();
+        let edge_url = format!("unix://{}", socket.display());
         let limits = quire_edge::serve::EdgeSettings::of(&core.config);
         tokio::spawn(async move {
             quire_edge::serve::serve_edge(http, &edge_url, limits, until(rx)).await

@@ -1,6 +1,7 @@
 //! The gRPC transport: one file per service, thin handlers over the domain modules.
 
 mod account_service;
+mod conn;
 mod file_service;
 mod gate;
 mod health;
@@ -8,4 +9,4 @@ mod process_service;
 mod server;
 mod support_service;
 
-pub use server::{serve, serve_with_shutdown};
+pub use server::{serve, serve_on, serve_with_shutdown};

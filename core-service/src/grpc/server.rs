@@ -8,12 +8,11 @@ use quire_proto::v1::{
     account_service_server::AccountServiceServer, file_service_server::FileServiceServer,
     process_service_server::ProcessServiceServer, support_service_server::SupportServiceServer,
 };
-use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
+use tokio::net::{TcpListener, UnixListener};
 use tonic::transport::Server;
 
 use super::{
-    account_service::AccountApi, file_service::FileApi, health, process_service::ProcessApi,
+    account_service::AccountApi, conn, file_service::FileApi, health, process_service::ProcessApi,
     support_service::SupportApi,
 };
 use crate::{Core, files::sweeper};
@@ -25,6 +24,17 @@ pub async fn serve(core: Core, listener: TcpListener) -> anyhow::Result<()> {
 pub async fn serve_with_shutdown(
     core: Core,
     listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send,
+) -> anyhow::Result<()> {
+    serve_on(core, listener, None, shutdown).await
+}
+
+/// Serves on `tcp` and, when given, on the unix socket `unix` too (for an edge on the same
+/// host), until `shutdown` resolves.
+pub async fn serve_on(
+    core: Core,
+    tcp: TcpListener,
+    unix: Option<UnixListener>,
     shutdown: impl Future<Output = ()> + Send,
 ) -> anyhow::Result<()> {
     let (reporter, health_service) = tonic_health::server::health_reporter();
@@ -41,7 +51,13 @@ pub async fn serve_with_shutdown(
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
     let max = core.config.grpc_max_message_size;
-    tracing::info!(addr = %listener.local_addr()?, "grpc core listening");
+    let socket = unix.as_ref().and_then(|unix| {
+        unix.local_addr()
+            .ok()?
+            .as_pathname()
+            .map(|p| p.display().to_string())
+    });
+    tracing::info!(addr = %tcp.local_addr()?, socket, "grpc core listening");
     let result = Server::builder()
         .initial_stream_window_size(STREAM_WINDOW)
         .initial_connection_window_size(CONNECTION_WINDOW)
@@ -76,7 +92,7 @@ pub async fn serve_with_shutdown(
                 .max_decoding_message_size(max)
                 .max_encoding_message_size(max),
         )
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .serve_with_incoming_shutdown(conn::incoming(tcp, unix), shutdown)
         .await;
     for task in background {
         task.abort();

@@ -1,0 +1,102 @@
+//! One connection type for the core's two kinds of listener: TCP, for services in any
+//! language, and a unix socket, for an edge on the same host (`quire serve`), whose uploads
+//! then skip the TCP stack on the edge → core hop.
+
+use std::{
+    io,
+    pin::Pin,
+    task::{Context, Poll},
+};
+
+use tokio::{
+    io::{AsyncRead, AsyncWrite, ReadBuf},
+    net::{TcpListener, TcpStream, UnixListener, UnixStream},
+};
+use tokio_stream::{
+    Stream, StreamExt,
+    wrappers::{TcpListenerStream, UnixListenerStream},
+};
+use tonic::transport::server::Connected;
+
+pub enum CoreConn {
+    Tcp(TcpStream),
+    Unix(UnixStream),
+}
+
+/// Connections from `tcp` and, when given, from `unix`, as they arrive.
+pub fn incoming(
+    tcp: TcpListener,
+    unix: Option<UnixListener>,
+) -> Pin<Box<dyn Stream<Item = io::Result<CoreConn>> + Send>> {
+    let tcp = TcpListenerStream::new(tcp).map(|conn| conn.map(CoreConn::Tcp));
+    match unix {
+        Some(unix) => {
+            let unix = UnixListenerStream::new(unix).map(|conn| conn.map(CoreConn::Unix));
+            Box::pin(tcp.merge(unix))
+        }
+        None => Box::pin(tcp),
+    }
+}
+
+/// Nothing in the core looks at the peer: callers are told apart by their keys.
+impl Connected for CoreConn {
+    type ConnectInfo = ();
+
+    fn connect_info(&self) -> Self::ConnectInfo {}
+}
+
+impl AsyncRead for CoreConn {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            CoreConn::Tcp(stream) => Pin::new(stream).poll_read(cx, buf),
+            CoreConn::Unix(stream) => Pin::new(stream).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for CoreConn {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            CoreConn::Tcp(stream) => Pin::new(stream).poll_write(cx, buf),
+            CoreConn::Unix(stream) => Pin::new(stream).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            CoreConn::Tcp(stream) => Pin::new(stream).poll_write_vectored(cx, bufs),
+            CoreConn::Unix(stream) => Pin::new(stream).poll_write_vectored(cx, bufs),
+        }
+    }
+
+    // HTTP/2 writes frames as vectors: both streams take them in one system call.
+    fn is_write_vectored(&self) -> bool {
+        true
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            CoreConn::Tcp(stream) => Pin::new(stream).poll_flush(cx),
+            CoreConn::Unix(stream) => Pin::new(stream).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            CoreConn::Tcp(stream) => Pin::new(stream).poll_shutdown(cx),
+            CoreConn::Unix(stream) => Pin::new(stream).poll_shutdown(cx),
+        }
+    }
+}
