@@ -14,6 +14,7 @@ const TICKET_ENVELOPE: usize = 64 * 1024;
 pub const KNOWN_ENV: &[&str] = &[
     "QUIRE_HTTP_ADDR",
     "QUIRE_GRPC_ADDR",
+    "QUIRE_GRPC_SOCKET",
     "QUIRE_CORE_URL",
     "QUIRE_TRUSTED_PROXIES",
     "QUIRE_DATA_DIR",
@@ -72,6 +73,11 @@ pub struct CoreConfig {
     /// Address the gRPC API listens on.
     #[arg(long, env = "QUIRE_GRPC_ADDR", default_value = "127.0.0.1:50051")]
     pub grpc_addr: SocketAddr,
+
+    /// Unix socket the gRPC API also listens on, for edges on the same host
+    /// (`quire serve --core-url unix:///path`). `quire serve` alone uses a private one.
+    #[arg(long, env = "QUIRE_GRPC_SOCKET")]
+    pub grpc_socket: Option<PathBuf>,
 
     /// Directory for the SQLite database and the stored blobs.
     #[arg(long, env = "QUIRE_DATA_DIR", default_value = "./data")]

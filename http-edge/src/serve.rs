@@ -82,11 +82,17 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
         Some(url) => serve_edge(http, &url, limits, shutdown).await,
         None => {
             let grpc = TcpListener::bind(core.grpc_addr).await?;
-            // A unix socket in a directory only this user can enter: no TCP stack on the hop
-            // every upload crosses, and no other local user can reach the core through it.
-            let socket_dir = tempfile::Builder::new().prefix("quire-core-").tempdir()?;
-            let socket = socket_dir.path().join("grpc.sock");
-            let unix = tokio::net::UnixListener::bind(&socket)?;
+            // The edge reaches the core on a unix socket: no TCP stack on the hop every upload
+            // crosses. Unless QUIRE_GRPC_SOCKET names one, it lives in a directory only this
+            // user can enter, so no other local user reaches the core through it.
+            let (socket, _socket_dir) = match core.grpc_socket.clone() {
+                Some(path) => (path, None),
+                None => {
+                    let dir = tempfile::Builder::new().prefix("quire-core-").tempdir()?;
+                    (dir.path().join("grpc.sock"), Some(dir))
+                }
+            };
+            let unix = quire_core::grpc::bind_socket(&socket)?;
             let url = format!("unix://{}", socket.display());
             let core = quire_core::Core::open(core).await?;
             core.processing.pool.warm_up().await?;
@@ -98,6 +104,7 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
             ));
             let edge_result = serve_edge(http, &url, limits, shutdown).await;
             core_task.abort();
+            let _ = std::fs::remove_file(&socket);
             edge_result
         }
     }
@@ -116,23 +123,7 @@ pub async fn run(edge: EdgeConfig) -> anyhow::Result<()> {
     serve_edge(http, &url, settings, shutdown_signal()).await
 }
 
-/// Ctrl-C, or SIGTERM from systemd, Docker or Kubernetes: both shut down gracefully, so
-/// requests in flight finish and the core's socket directory is removed.
 async fn shutdown_signal() {
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(err) => {
-                tracing::warn!(error = %err, "cannot listen for SIGTERM");
-                std::future::pending::<()>().await;
-            }
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        () = terminate => {}
-    }
+    quire_proto::shutdown::signal().await;
     tracing::info!("shutting down");
 }

@@ -3,6 +3,7 @@
 
 pub mod error_code;
 pub mod metadata;
+pub mod shutdown;
 pub mod transport;
 
 pub use error_code::ErrorCode;

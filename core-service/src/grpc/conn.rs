@@ -4,6 +4,8 @@
 
 use std::{
     io,
+    os::unix::fs::FileTypeExt,
+    path::Path,
     pin::Pin,
     task::{Context, Poll},
 };
@@ -21,6 +23,26 @@ use tonic::transport::server::Connected;
 pub enum CoreConn {
     Tcp(TcpStream),
     Unix(UnixStream),
+}
+
+/// Binds the unix socket at `path`. A socket file that nobody listens on any more (a crash
+/// leaves one behind) is replaced; a live socket or any other file is an error, never taken.
+pub fn bind_socket(path: &Path) -> anyhow::Result<UnixListener> {
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        anyhow::ensure!(
+            meta.file_type().is_socket(),
+            "{} exists and is not a socket: choose another QUIRE_GRPC_SOCKET",
+            path.display()
+        );
+        anyhow::ensure!(
+            std::os::unix::net::UnixStream::connect(path).is_err(),
+            "another process listens on {}: stop it or choose another QUIRE_GRPC_SOCKET",
+            path.display()
+        );
+        std::fs::remove_file(path)?;
+    }
+    UnixListener::bind(path)
+        .map_err(|e| anyhow::anyhow!("cannot listen on the unix socket {}: {e}", path.display()))
 }
 
 /// Connections from `tcp` and, when given, from `unix`, as they arrive.
@@ -98,5 +120,33 @@ impl AsyncWrite for CoreConn {
             CoreConn::Tcp(stream) => Pin::new(stream).poll_shutdown(cx),
             CoreConn::Unix(stream) => Pin::new(stream).poll_shutdown(cx),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_stale_socket_is_replaced_and_a_live_one_or_a_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grpc.sock");
+
+        let live = bind_socket(&path).unwrap();
+        let err = bind_socket(&path).unwrap_err().to_string();
+        assert!(err.contains("another process listens"), "{err}");
+
+        // Dropping the listener leaves its file, as a crash does.
+        drop(live);
+        assert!(path.exists());
+        let again = bind_socket(&path).unwrap();
+        assert!(UnixStream::connect(&path).await.is_ok());
+        drop(again);
+
+        let file = dir.path().join("data.bin");
+        std::fs::write(&file, b"keep me").unwrap();
+        let err = bind_socket(&file).unwrap_err().to_string();
+        assert!(err.contains("is not a socket"), "{err}");
+        assert_eq!(std::fs::read(&file).unwrap(), b"keep me");
     }
 }

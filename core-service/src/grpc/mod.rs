@@ -9,4 +9,5 @@ mod process_service;
 mod server;
 mod support_service;
 
+pub use conn::bind_socket;
 pub use server::{serve, serve_on, serve_with_shutdown};
