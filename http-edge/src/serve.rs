@@ -1,6 +1,6 @@
 //! Running the edge: alone against a remote core, or with a core in the same process that it
-//! still reaches over real gRPC, on a unix socket private to the process (the core also
-//! listens on QUIRE_GRPC_ADDR for other services).
+//! still reaches over real gRPC, on a unix socket (QUIRE_GRPC_SOCKET, else a private one; the
+//! core also listens on QUIRE_GRPC_ADDR for other services).
 
 use tokio::net::TcpListener;
 
