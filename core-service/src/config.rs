@@ -74,8 +74,9 @@ pub struct CoreConfig {
     #[arg(long, env = "QUIRE_GRPC_ADDR", default_value = "127.0.0.1:50051")]
     pub grpc_addr: SocketAddr,
 
-    /// Unix socket the gRPC API also listens on, for edges on the same host
-    /// (`quire serve --core-url unix:///path`). `quire serve` alone uses a private one.
+    /// Unix socket the gRPC API also listens on, for edges and services on the same host
+    /// (`quire serve --core-url unix:///path`). `quire serve`'s own edge needs none: it calls
+    /// its core in process.
     #[arg(long, env = "QUIRE_GRPC_SOCKET")]
     pub grpc_socket: Option<PathBuf>,
 

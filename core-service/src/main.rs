@@ -32,18 +32,14 @@ fn main() -> anyhow::Result<()> {
     }
     tokio::runtime::Runtime::new()?.block_on(async {
         let listener = tokio::net::TcpListener::bind(cli.core.grpc_addr).await?;
-        let socket = cli.core.grpc_socket.clone();
-        let unix = socket.as_deref().map(grpc::bind_socket).transpose()?;
+        let socket = cli.core.grpc_socket.as_deref().map(grpc::bind_socket);
+        let (unix, _socket_file) = socket.transpose()?.unzip();
         let core = Core::open(cli.core).await?;
         core.processing.pool.warm_up().await?;
-        let served = grpc::serve_on(core, listener, unix, async {
+        grpc::serve_on(core, listener, unix, async {
             quire_proto::shutdown::signal().await;
             tracing::info!("shutting down");
         })
-        .await;
-        if let Some(socket) = socket {
-            let _ = std::fs::remove_file(socket);
-        }
-        served
+        .await
     })
 }

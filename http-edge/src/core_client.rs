@@ -1,6 +1,6 @@
-//! gRPC clients of the core over one lazily connected HTTP/2 channel, so the edge starts (and
-//! answers 503) while the core is still coming up. The core is at an `http://host:port` URL or,
-//! on the same host, at a `unix:///path` socket.
+//! gRPC clients of the core: over one lazily connected HTTP/2 channel, so the edge starts (and
+//! answers 503) while the core is still coming up, to an `http://host:port` URL or, on the same
+//! host, a `unix:///path` socket; or, in `quire serve`, to the core in the same process.
 
 use std::time::Duration;
 
@@ -9,8 +9,14 @@ use quire_proto::v1::{
     account_service_client::AccountServiceClient, file_service_client::FileServiceClient,
     process_service_client::ProcessServiceClient, support_service_client::SupportServiceClient,
 };
-use tonic::transport::{Channel, Endpoint};
+use tonic::{Status, body::Body, codegen::http, transport::Endpoint};
 use tonic_health::pb::health_client::HealthClient;
+use tower::{ServiceExt, util::BoxCloneSyncService};
+
+/// Either transport to the core, as one type for the clients. Its error is already the
+/// `Status` tonic would make of it (a boxed error type trips rust-lang/rust#102211 in the
+/// handlers).
+pub type CoreChannel = BoxCloneSyncService<http::Request<Body>, http::Response<Body>, Status>;
 
 /// Largest message when no core configuration is at hand (an edge-only build): the core's
 /// default QUIRE_GRPC_MAX_MESSAGE_SIZE.
@@ -18,11 +24,11 @@ pub const DEFAULT_MAX_MESSAGE: usize = 16 * 1024 * 1024;
 
 #[derive(Clone)]
 pub struct CoreClients {
-    pub accounts: AccountServiceClient<Channel>,
-    pub files: FileServiceClient<Channel>,
-    pub process: ProcessServiceClient<Channel>,
-    pub support: SupportServiceClient<Channel>,
-    pub health: HealthClient<Channel>,
+    pub accounts: AccountServiceClient<CoreChannel>,
+    pub files: FileServiceClient<CoreChannel>,
+    pub process: ProcessServiceClient<CoreChannel>,
+    pub support: SupportServiceClient<CoreChannel>,
+    pub health: HealthClient<CoreChannel>,
 }
 
 impl CoreClients {
@@ -54,7 +60,19 @@ impl CoreClients {
             .tcp_nodelay(true)
             .connect_lazy(),
         };
-        Ok(CoreClients {
+        let channel =
+            BoxCloneSyncService::new(channel.map_err(|error| Status::from_error(Box::new(error))));
+        Ok(Self::over(channel, max_message))
+    }
+
+    /// Clients of the core in this process (`quire serve`).
+    #[cfg(feature = "embedded-core")]
+    pub fn in_process(core: quire_core::grpc::InProcess, max_message: usize) -> CoreClients {
+        Self::over(BoxCloneSyncService::new(core), max_message)
+    }
+
+    fn over(channel: CoreChannel, max_message: usize) -> CoreClients {
+        CoreClients {
             accounts: AccountServiceClient::new(channel.clone())
                 .max_decoding_message_size(max_message)
                 .max_encoding_message_size(max_message),
@@ -68,7 +86,7 @@ impl CoreClients {
                 .max_decoding_message_size(max_message)
                 .max_encoding_message_size(max_message),
             health: HealthClient::new(channel),
-        })
+        }
     }
 }
 

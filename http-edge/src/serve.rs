@@ -1,6 +1,6 @@
 //! Running the edge: alone against a remote core, or with a core in the same process that it
-//! still reaches over real gRPC, on a unix socket (QUIRE_GRPC_SOCKET, else a private one; the
-//! core also listens on QUIRE_GRPC_ADDR for other services).
+//! calls through the core's gRPC stack without a socket (the core still listens on
+//! QUIRE_GRPC_ADDR, and on QUIRE_GRPC_SOCKET when set, for other services).
 
 use tokio::net::TcpListener;
 
@@ -47,17 +47,17 @@ impl EdgeSettings {
 /// Serves the edge on a bound listener until `shutdown` resolves.
 pub async fn serve_edge(
     listener: TcpListener,
-    core_url: &str,
+    core: CoreClients,
     limits: EdgeSettings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let state = EdgeState {
-        core: CoreClients::connect_lazy(core_url, limits.max_message)?,
+        core,
         max_ticket: limits.max_ticket,
         secure_cookies: limits.secure_cookies,
         trusted_proxies: limits.trusted_proxies.into(),
     };
-    tracing::info!(addr = %listener.local_addr()?, core = core_url, "http edge listening");
+    tracing::info!(addr = %listener.local_addr()?, "http edge listening");
     // The peer address feeds the core's per-address login limits.
     let app = app(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
     axum::serve(listener, app)
@@ -79,32 +79,22 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
         ..EdgeSettings::of(&core)
     };
     match edge.core_url {
-        Some(url) => serve_edge(http, &url, limits, shutdown).await,
+        Some(url) => serve_remote(http, &url, limits, shutdown).await,
         None => {
             let grpc = TcpListener::bind(core.grpc_addr).await?;
-            // The edge reaches the core on a unix socket: no TCP stack on the hop every upload
-            // crosses. Unless QUIRE_GRPC_SOCKET names one, it lives in a directory only this
-            // user can enter, so no other local user reaches the core through it.
-            let (socket, _socket_dir) = match core.grpc_socket.clone() {
-                Some(path) => (path, None),
-                None => {
-                    let dir = tempfile::Builder::new().prefix("quire-core-").tempdir()?;
-                    (dir.path().join("grpc.sock"), Some(dir))
-                }
-            };
-            let unix = quire_core::grpc::bind_socket(&socket)?;
-            let url = format!("unix://{}", socket.display());
+            let socket = core
+                .grpc_socket
+                .as_deref()
+                .map(quire_core::grpc::bind_socket);
+            let (unix, _socket_file) = socket.transpose()?.unzip();
             let core = quire_core::Core::open(core).await?;
             core.processing.pool.warm_up().await?;
-            let core_task = tokio::spawn(quire_core::grpc::serve_on(
-                core,
-                grpc,
-                Some(unix),
-                shutdown_signal(),
-            ));
-            let edge_result = serve_edge(http, &url, limits, shutdown).await;
+            let services = quire_core::grpc::Services::start(&core)?;
+            // Every uploaded byte crosses this hop: in the same process it needs no socket.
+            let clients = CoreClients::in_process(services.in_process(), limits.max_message);
+            let core_task = tokio::spawn(services.serve(grpc, unix, shutdown_signal()));
+            let edge_result = serve_edge(http, clients, limits, shutdown).await;
             core_task.abort();
-            let _ = std::fs::remove_file(&socket);
             edge_result
         }
     }
@@ -120,7 +110,18 @@ pub async fn run(edge: EdgeConfig) -> anyhow::Result<()> {
         trusted_proxies: edge.trusted_proxies,
         ..EdgeSettings::default()
     };
-    serve_edge(http, &url, settings, shutdown_signal()).await
+    serve_remote(http, &url, settings, shutdown_signal()).await
+}
+
+async fn serve_remote(
+    http: TcpListener,
+    core_url: &str,
+    limits: EdgeSettings,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    tracing::info!(core = core_url, "the core is remote");
+    let clients = CoreClients::connect_lazy(core_url, limits.max_message)?;
+    serve_edge(http, clients, limits, shutdown).await
 }
 
 async fn shutdown_signal() {

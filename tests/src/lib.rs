@@ -95,6 +95,7 @@ pub struct Stack {
     pub core: Core,
     pub db: Db,
     pub database_url: String,
+    _socket_file: Option<quire_core::grpc::SocketFile>,
     _data_dir: tempfile::TempDir,
     shutdown: watch::Sender<bool>,
 }
@@ -128,20 +129,22 @@ impl Stack {
         let until = |mut rx: watch::Receiver<bool>| async move {
             let _ = rx.wait_for(|stop| *stop).await;
         };
-        // As in `quire serve`: the edge reaches the core on a unix socket, gRPC clients on TCP.
-        let socket = data_dir.path().join("grpc.sock");
-        let unix = tokio::net::UnixListener::bind(&socket).expect("bind grpc socket");
-        tokio::spawn(quire_core::grpc::serve_on(
-            core.clone(),
-            grpc,
-            Some(unix),
-            until(rx.clone()),
-        ));
-        let grpc_url = format!("http://{grpc_addr}");
-        let edge_url = format!("unix://{}", socket.display());
+        // As in `quire serve`: the edge calls the core in process; gRPC clients use TCP, or the
+        // unix socket when the configuration names one.
+        let socket = core
+            .config
+            .grpc_socket
+            .as_deref()
+            .map(|path| quire_core::grpc::bind_socket(path).expect("bind grpc socket"));
+        let (unix, socket_file) = socket.unzip();
+        let services = quire_core::grpc::Services::start(&core).expect("core services");
         let limits = quire_edge::serve::EdgeSettings::of(&core.config);
+        let clients =
+            quire_edge::CoreClients::in_process(services.in_process(), limits.max_message);
+        tokio::spawn(services.serve(grpc, unix, until(rx.clone())));
+        let grpc_url = format!("http://{grpc_addr}");
         tokio::spawn(async move {
-            quire_edge::serve::serve_edge(http, &edge_url, limits, until(rx)).await
+            quire_edge::serve::serve_edge(http, clients, limits, until(rx)).await
         });
         Stack {
             base: format!("http://{http_addr}"),
@@ -149,6 +152,7 @@ impl Stack {
             core,
             db,
             database_url,
+            _socket_file: socket_file,
             _data_dir: data_dir,
             shutdown,
         }
@@ -247,6 +251,32 @@ impl Stack {
 impl Drop for Stack {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// An edge on its own, as on another host, reaching the core at `core_url` (`http://...` or
+/// `unix:///...`); it stops when dropped.
+pub struct RemoteEdge {
+    pub base: String,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+impl RemoteEdge {
+    pub async fn start(core_url: &str, limits: quire_edge::serve::EdgeSettings) -> RemoteEdge {
+        let http = TcpListener::bind("127.0.0.1:0").await.expect("bind http");
+        let base = format!("http://{}", http.local_addr().expect("http addr"));
+        let clients =
+            quire_edge::CoreClients::connect_lazy(core_url, limits.max_message).expect("core url");
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(quire_edge::serve::serve_edge(
+            http,
+            clients,
+            limits,
+            async {
+                let _ = stopped.await;
+            },
+        ));
+        RemoteEdge { base, _stop: stop }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use quire_e2e::{Db, Stack, problem, test_config};
+use quire_e2e::{Db, RemoteEdge, Stack, problem, test_config};
 use reqwest::Client;
 use tonic_health::pb::{HealthCheckRequest, health_client::HealthClient};
 
@@ -85,16 +85,8 @@ async fn not_ready_while_the_core_is_unreachable() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     drop(listener);
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let http = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", http.local_addr().unwrap());
-    let core_url = format!("http://{addr}");
-    tokio::spawn(async move {
-        quire_edge::serve::serve_edge(http, &core_url, Default::default(), async {
-            let _ = rx.await;
-        })
-        .await
-    });
+    let edge = RemoteEdge::start(&format!("http://{addr}"), Default::default()).await;
+    let base = &edge.base;
     let response = Client::new()
         .get(format!("{base}/readyz"))
         .send()
@@ -110,7 +102,6 @@ async fn not_ready_while_the_core_is_unreachable() {
         .unwrap();
     assert!(upload.headers().contains_key("retry-after"));
     problem(upload, 503, "core-unavailable").await;
-    drop(tx);
     drop(stack);
 }
 

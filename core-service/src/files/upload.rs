@@ -29,8 +29,6 @@ use crate::{
     scan::{ScanError, ScanSession, Verdict},
 };
 
-/// Multipart part size: S3's minimum, and small enough that memory stays flat.
-const PART_SIZE: usize = 5 * 1024 * 1024;
 /// Parts in flight to the store at once.
 const PART_CONCURRENCY: usize = 2;
 
@@ -144,7 +142,10 @@ where
         .store
         .put_multipart(&Path::from(blob_key.as_str()))
         .await?;
-    guard.writer = Some(WriteMultipart::new_with_chunk_size(upload, PART_SIZE));
+    guard.writer = Some(WriteMultipart::new_with_chunk_size(
+        upload,
+        crate::storage::PART_SIZE,
+    ));
 
     let received = receive(core, guard, scan, chunks, headroom, quota).await?;
     if received.size == 0 {

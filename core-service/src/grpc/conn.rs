@@ -5,7 +5,7 @@
 use std::{
     io,
     os::unix::fs::FileTypeExt,
-    path::Path,
+    path::{Path, PathBuf},
     pin::Pin,
     task::{Context, Poll},
 };
@@ -27,7 +27,8 @@ pub enum CoreConn {
 
 /// Binds the unix socket at `path`. A socket file that nobody listens on any more (a crash
 /// leaves one behind) is replaced; a live socket or any other file is an error, never taken.
-pub fn bind_socket(path: &Path) -> anyhow::Result<UnixListener> {
+/// The file goes when the returned [`SocketFile`] is dropped.
+pub fn bind_socket(path: &Path) -> anyhow::Result<(UnixListener, SocketFile)> {
     if let Ok(meta) = std::fs::symlink_metadata(path) {
         anyhow::ensure!(
             meta.file_type().is_socket(),
@@ -41,8 +42,23 @@ pub fn bind_socket(path: &Path) -> anyhow::Result<UnixListener> {
         );
         std::fs::remove_file(path)?;
     }
-    UnixListener::bind(path)
-        .map_err(|e| anyhow::anyhow!("cannot listen on the unix socket {}: {e}", path.display()))
+    let listener = UnixListener::bind(path)
+        .map_err(|e| anyhow::anyhow!("cannot listen on the unix socket {}: {e}", path.display()))?;
+    Ok((listener, SocketFile(path.to_owned())))
+}
+
+/// Removes a bound socket's file when dropped: after serving, and on a start-up that fails
+/// after the bind, so only a crash leaves one for the next start to replace.
+#[derive(Debug)]
+#[must_use = "dropping it removes the socket file at once"]
+pub struct SocketFile(PathBuf);
+
+impl Drop for SocketFile {
+    fn drop(&mut self) {
+        if let Err(error) = std::fs::remove_file(&self.0) {
+            tracing::warn!(path = %self.0.display(), %error, "cannot remove the grpc socket file");
+        }
+    }
 }
 
 /// Connections from `tcp` and, when given, from `unix`, as they arrive.
@@ -136,12 +152,15 @@ mod tests {
         let err = bind_socket(&path).unwrap_err().to_string();
         assert!(err.contains("another process listens"), "{err}");
 
-        // Dropping the listener leaves its file, as a crash does.
-        drop(live);
+        // A crash closes the listener and leaves the file behind.
+        let (listener, file) = live;
+        drop(listener);
+        std::mem::forget(file);
         assert!(path.exists());
         let again = bind_socket(&path).unwrap();
         assert!(UnixStream::connect(&path).await.is_ok());
         drop(again);
+        assert!(!path.exists(), "the guard removes the socket file");
 
         let file = dir.path().join("data.bin");
         std::fs::write(&file, b"keep me").unwrap();

@@ -5,9 +5,11 @@ mod conn;
 mod file_service;
 mod gate;
 mod health;
+mod in_process;
 mod process_service;
 mod server;
 mod support_service;
 
-pub use conn::bind_socket;
-pub use server::{serve, serve_on, serve_with_shutdown};
+pub use conn::{SocketFile, bind_socket};
+pub use in_process::InProcess;
+pub use server::{Services, serve_on};
