@@ -7,7 +7,7 @@
 //! then stalls instead of ending and the handler answers 400, dropping the call, which cancels
 //! the gRPC stream and makes the core discard what it received.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, task::Poll};
 
 use axum::{body::Body, http::HeaderMap};
 use bytes::{Bytes, BytesMut};
@@ -40,6 +40,42 @@ pub struct FilePart {
     pieces: BoxStream<'static, Result<Piece, Problem>>,
 }
 
+/// The body's reads, handed to multer at most [`CHUNK_SIZE`] bytes per poll. multer drains its
+/// stream until the stream is pending, so behind a fast client one poll would take in all the
+/// socket holds and keep it in one buffer that the file's chunks then share; pausing after a
+/// chunk's worth keeps the parser about one chunk ahead, with one extra wake-up per chunk.
+struct BoundedReads<S> {
+    reads: S,
+    /// Bytes handed over since the stream last paused.
+    taken: usize,
+}
+
+impl<S> futures::Stream for BoundedReads<S>
+where
+    S: futures::Stream<Item = Result<Bytes, axum::Error>> + Unpin,
+{
+    type Item = S::Item;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> Poll<Option<S::Item>> {
+        if self.taken >= CHUNK_SIZE {
+            self.taken = 0;
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        let Poll::Ready(next) = self.reads.poll_next_unpin(cx) else {
+            self.taken = 0;
+            return Poll::Pending;
+        };
+        if let Some(Ok(bytes)) = &next {
+            self.taken += bytes.len();
+        }
+        Poll::Ready(next)
+    }
+}
+
 /// Reads the body up to the start of the `file` part. `allowed` lists the option fields the
 /// endpoint takes; any other field is a 400 that names the allowed ones.
 pub async fn file_part(
@@ -65,8 +101,11 @@ pub async fn file_part(
             .for_field("file", u64::MAX)
             .per_field(MAX_TEXT_FIELD),
     );
-    let mut multipart =
-        multer::Multipart::with_constraints(body.into_data_stream(), boundary, constraints);
+    let reads = BoundedReads {
+        reads: body.into_data_stream(),
+        taken: 0,
+    };
+    let mut multipart = multer::Multipart::with_constraints(reads, boundary, constraints);
     let mut fields = Fields::new();
     loop {
         let Some(field) = multipart.next_field().await.map_err(malformed)? else {
@@ -342,5 +381,30 @@ mod tests {
                 .collect();
             assert_eq!(joined, data, "reads {sizes:?}");
         }
+    }
+
+    #[tokio::test]
+    async fn the_parser_reads_no_further_than_it_needs() {
+        let data = vec![7u8; 4_000_000];
+        let (headers, body) = body(&data, &[100_000]);
+        let pulled = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = pulled.clone();
+        // A client faster than the server: every read is ready at once.
+        let reads = body.into_data_stream().inspect(move |_| {
+            counter.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
+        let part = file_part(&headers, Body::from_stream(reads), &["quality"])
+            .await
+            .unwrap();
+        let mut pieces = part.pieces;
+        let Some(Ok(Piece::Chunk(first))) = pieces.next().await else {
+            panic!("no first chunk")
+        };
+        let pulled = pulled.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(
+            pulled <= 8,
+            "{pulled} reads of 100 kB taken in for a first chunk of {} bytes",
+            first.len()
+        );
     }
 }
