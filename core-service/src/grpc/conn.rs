@@ -1,6 +1,7 @@
 //! One connection type for the core's two kinds of listener: TCP, for services in any
-//! language, and a unix socket, for an edge on the same host (`quire serve`), whose uploads
-//! then skip the TCP stack on the edge → core hop.
+//! language, and a unix socket (QUIRE_GRPC_SOCKET), for edges and services on the same host,
+//! whose uploads then skip the TCP stack. (`quire serve`'s own edge needs neither: it calls
+//! the core in process.)
 
 use std::{
     io,
