@@ -43,6 +43,13 @@ enum Command {
     Worker(quire_core::workers::WorkerArgs),
 }
 
+// The upload path allocates a buffer per chunk on one thread and frees it on another; glibc's
+// per-thread arenas then keep handing pages back to the kernel and faulting fresh ones in, which
+// cost about 0.9 CPU-s per GiB uploaded (scripts/bench.sh upload, see the README). jemalloc
+// reuses them. C libraries (PDFium, Tesseract) keep glibc's malloc.
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> anyhow::Result<()> {
     quire_core::telemetry::init();
     quire_core::config::reject_unknown_env()?;

@@ -5,6 +5,7 @@ pub use sea_orm_migration::prelude::*;
 
 mod m0001_accounts_keys_files;
 mod m0002_web_sessions;
+mod m0003_file_digest;
 
 pub struct Migrator;
 
@@ -14,6 +15,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m0001_accounts_keys_files::Migration),
             Box::new(m0002_web_sessions::Migration),
+            Box::new(m0003_file_digest::Migration),
         ]
     }
 }

@@ -324,6 +324,11 @@ pub fn file_form(name: &str, bytes: Vec<u8>) -> reqwest::multipart::Form {
     )
 }
 
+/// What the core reports as a file's digest (and the share link serves as its ETag).
+pub fn digest_of(bytes: &[u8]) -> String {
+    format!("blake3:{}", blake3::hash(bytes).to_hex())
+}
+
 /// The EICAR test string, built at run time so no file in the repository trips a scanner.
 pub fn eicar() -> Vec<u8> {
     [

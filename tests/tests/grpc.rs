@@ -57,7 +57,7 @@ both_databases!(grpc_upload_get_download_delete, |db| {
     let file = response.into_inner().file.unwrap();
     assert_eq!(file.size, 700_000);
     assert_eq!(file.url, stack.url(&format!("/f/{}", file.token)));
-    assert_eq!(file.sha256.len(), 64);
+    assert_eq!(file.digest, quire_e2e::digest_of(&bytes));
 
     let got = files
         .get_file(authed(

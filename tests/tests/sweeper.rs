@@ -20,7 +20,7 @@ async fn unfinished(stack: &Stack, account: i64, state: &str, size: i64, age: Du
         filename: Set("crashed.bin".into()),
         mime_type: Set("application/octet-stream".into()),
         size: Set(size),
-        sha256: Set(String::new()),
+        digest: Set(String::new()),
         blob_key: Set(format!("files/{token}")),
         state: Set(state.into()),
         created_at: Set(Utc::now() - age),

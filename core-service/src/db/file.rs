@@ -19,7 +19,9 @@ pub struct Model {
     pub filename: String,
     pub mime_type: String,
     pub size: i64,
-    pub sha256: String,
+    /// "<algorithm>:<lowercase hex>" of the content: "blake3:…", or "sha256:…" for files stored
+    /// before uploads switched to BLAKE3. Empty until the upload is committed.
+    pub digest: String,
     pub blob_key: String,
     pub state: String,
     pub created_at: ChronoDateTimeUtc,

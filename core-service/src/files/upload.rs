@@ -15,7 +15,7 @@ use sea_orm::{
 
 use super::{
     mime, names, remove,
-    tee::{HashTee, ScanTee},
+    tee::{DigestTee, ScanTee},
 };
 use crate::{
     Core,
@@ -82,7 +82,7 @@ where
         filename: Set(names::sanitize_filename(&meta.filename)),
         mime_type: Set("application/octet-stream".to_owned()),
         size: Set(0),
-        sha256: Set(String::new()),
+        digest: Set(String::new()),
         blob_key: Set(blob_key.clone()),
         state: Set(STATE_PENDING.to_owned()),
         created_at: Set(now),
@@ -206,7 +206,7 @@ where
     file::Entity::update_many()
         .col_expr(file::Column::State, Expr::value(STATE_READY))
         .col_expr(file::Column::ExpiresAt, Expr::value(expires_at))
-        .col_expr(file::Column::Sha256, Expr::value(received.sha256.as_str()))
+        .col_expr(file::Column::Digest, Expr::value(received.digest.as_str()))
         .col_expr(file::Column::MimeType, Expr::value(mime_type.as_str()))
         .filter(file::Column::Id.eq(guard.row.id))
         .exec(&core.db)
@@ -214,7 +214,7 @@ where
     Ok(file::Model {
         state: STATE_READY.to_owned(),
         size: received.size as i64,
-        sha256: received.sha256,
+        digest: received.digest,
         mime_type,
         expires_at,
         ..guard.row.clone()
@@ -234,7 +234,7 @@ fn expiry(max: u64, expires_in: Option<u64>) -> ApiResult<Option<chrono::DateTim
 
 struct Received {
     size: u64,
-    sha256: String,
+    digest: String,
     head: Vec<u8>,
     /// The expiry from a lifetime sent after the bytes, already checked.
     expires_at: Option<chrono::DateTime<Utc>>,
@@ -256,7 +256,7 @@ where
     let max = core.config.max_upload_size;
     let timeout = core.config.upload_timeout();
     let deadline = tokio::time::Instant::now() + timeout;
-    let hasher = HashTee::start();
+    let digest = DigestTee::start();
     let mut scan = scan.map(ScanTee::start);
     let mut head = Vec::with_capacity(mime::SNIFF_LEN);
     let mut size = 0u64;
@@ -296,7 +296,7 @@ where
             let take = (mime::SNIFF_LEN - head.len()).min(chunk.len());
             head.extend_from_slice(&chunk[..take]);
         }
-        hasher.push(chunk.clone()).await?;
+        digest.push(chunk.clone()).await?;
         if let Some(scan) = scan.as_mut() {
             scan.push(chunk.clone())
                 .await
@@ -309,7 +309,7 @@ where
     }
     Ok(Received {
         size,
-        sha256: hasher.finish().await?,
+        digest: digest.finish().await?,
         head,
         expires_at,
         scan,

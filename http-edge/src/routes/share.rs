@@ -110,9 +110,9 @@ async fn open(
     }
 }
 
-/// The strong validator of a stored file: its quoted SHA-256.
+/// The strong validator of a stored file: its quoted digest ("blake3:…").
 fn etag(file: &File) -> String {
-    format!("\"{}\"", file.sha256)
+    format!("\"{}\"", file.digest)
 }
 
 /// A single `bytes=` range; anything else (several ranges, other units, garbage) is ignored
