@@ -43,10 +43,11 @@ fn main() -> anyhow::Result<()> {
         let (unix, _socket_file) = socket.transpose()?.unzip();
         let core = Core::open(cli.core).await?;
         core.processing.pool.warm_up().await?;
-        grpc::serve_on(core, listener, unix, async {
-            quire_proto::shutdown::signal().await;
-            tracing::info!("shutting down");
-        })
-        .await
+        grpc::Services::start(&core)?
+            .serve(listener, unix, async {
+                quire_proto::shutdown::signal().await;
+                tracing::info!("shutting down");
+            })
+            .await
     })
 }

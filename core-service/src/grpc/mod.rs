@@ -12,4 +12,4 @@ mod support_service;
 
 pub use conn::{SocketFile, bind_socket};
 pub use in_process::InProcess;
-pub use server::{Services, serve_on};
+pub use server::Services;

@@ -25,17 +25,6 @@ use super::{
 };
 use crate::{Core, files::sweeper};
 
-/// Serves on `tcp` and, when given, on the unix socket `unix` too (for an edge on the same
-/// host), until `shutdown` resolves.
-pub async fn serve_on(
-    core: Core,
-    tcp: TcpListener,
-    unix: Option<UnixListener>,
-    shutdown: impl Future<Output = ()> + Send,
-) -> anyhow::Result<()> {
-    Services::start(&core)?.serve(tcp, unix, shutdown).await
-}
-
 /// The core's services, with the health watch and the sweeper running beside them until this
 /// is dropped.
 pub struct Services {
