@@ -12,7 +12,7 @@ bench="${1:?usage: scripts/bench.sh process|support|upload}"
 case "$bench" in
   process)
     need=0
-    for cmd in tesseract pdftoppm mutool gs qpdf curl; do
+    for cmd in tesseract pdftoppm mutool gs djpeg qpdf curl; do
       command -v "$cmd" >/dev/null 2>&1 || need=1
     done
     if [ "$need" = 1 ]; then
@@ -20,7 +20,7 @@ case "$bench" in
       export DEBIAN_FRONTEND=noninteractive
       apt-get update -q
       apt-get install -y -q --no-install-recommends \
-        tesseract-ocr poppler-utils mupdf-tools ghostscript qpdf curl
+        tesseract-ocr poppler-utils mupdf-tools ghostscript libjpeg-turbo-progs qpdf curl
     fi
     ;;
   support)

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what Quire needs to build and run on a Debian machine, idempotently: Debian packages
-# (clamd, protoc, Tesseract, qpdf) and the PDFium library from the pypdfium2 wheel. With
-# --tests, also what the tests need: chromium and playwright-core (tests/web) for the browser
-# tests, the test tools (buf, grpcio) in .cache/venv and the real-world PDF corpus in
-# .cache/pdf-corpus. Safe to run again; it only installs what is missing.
+# (clamd, protoc, Tesseract, qpdf, cmake and nasm for the bundled libjpeg-turbo) and the PDFium
+# library from the pypdfium2 wheel. With --tests, also what the tests need: chromium and
+# playwright-core (tests/web) for the browser tests, the test tools (buf, grpcio) in .cache/venv
+# and the real-world PDF corpus in .cache/pdf-corpus. Safe to run again; it only installs what
+# is missing.
 set -euo pipefail
 
 tests=0
@@ -14,7 +15,7 @@ cache="$root/.cache"
 mkdir -p "$cache"
 
 need_apt=0
-for cmd in clamd sigtool protoc pkg-config clang qpdf; do
+for cmd in clamd sigtool protoc pkg-config clang qpdf cmake nasm; do
   command -v "$cmd" >/dev/null 2>&1 || need_apt=1
 done
 [ -f /usr/include/google/protobuf/timestamp.proto ] || need_apt=1
@@ -42,6 +43,7 @@ if [ "$need_apt" = 1 ]; then
   apt-get install -y -q --no-install-recommends \
     clamav clamav-daemon protobuf-compiler libprotobuf-dev pkg-config python3 python3-venv ca-certificates \
     libtesseract-dev libleptonica-dev clang libclang-dev tesseract-ocr-eng tesseract-ocr-fra qpdf \
+    cmake nasm \
     $test_packages
 fi
 

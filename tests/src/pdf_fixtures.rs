@@ -77,7 +77,9 @@ pub fn photo_jpeg(width: u32, height: u32, seed: u64) -> (Vec<u8>, u32, u32) {
 
 /// Deterministic pseudo-random bytes (xorshift), so large test files need no data files.
 pub fn noise(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
+    // Xorshift needs a non-zero state: an odd one for every seed, shifted first so that
+    // distinct seeds stay distinct (`seed | 1` made seeds 40 and 41 one stream).
+    let mut x = (seed << 1) | 1;
     (0..len)
         .map(|_| {
             x ^= x << 13;

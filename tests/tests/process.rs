@@ -484,6 +484,47 @@ async fn compress_pdf_presets_shrink_photos_in_order_and_keep_pages() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compress_pdf_keeps_a_damaged_jpeg_as_it_is_and_shrinks_the_rest() {
+    let (stack, key) = stack().await;
+    let (whole, width, height) = photo_jpeg(1600, 1100, 3);
+    // Cut in the middle of its scan: a viewer draws the top half, a re-encode would bake grey
+    // blocks into the bottom half.
+    let cut = whole[..whole.len() / 2].to_vec();
+    let pdf = photo_pdf(
+        &[(cut.clone(), width, height), photo_jpeg(1600, 1100, 4)],
+        A4,
+    );
+    // No qpdf --check here: it decodes every stream and warns on this JPEG, in the input too.
+    let result = compress(&stack, &key, pdf.clone(), Some("screen")).await;
+    assert!(
+        result.compressed < pdf.len() as u64 - cut.len() as u64,
+        "the whole photo was re-encoded"
+    );
+    let marker = &cut[cut.len() - 4096..];
+    assert!(
+        result.pdf.windows(marker.len()).any(|w| w == marker),
+        "the damaged JPEG keeps its bytes"
+    );
+    assert_eq!(render(&stack, &key, result.pdf, 72).await.len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn compress_pdf_stores_a_repeated_photo_once() {
+    let (stack, key) = stack().await;
+    let photo = photo_jpeg(1600, 1100, 5);
+    let pdf = photo_pdf(&[photo.clone(), photo_jpeg(1600, 1100, 6), photo], A4);
+    let result = compress(&stack, &key, pdf, Some("ebook")).await;
+    qpdf_checks(&result.pdf);
+    let images = result
+        .pdf
+        .windows(b"/DCTDecode".len())
+        .filter(|w| w == b"/DCTDecode")
+        .count();
+    assert_eq!(images, 2, "three pages, two distinct photos");
+    assert_eq!(render(&stack, &key, result.pdf, 72).await.len(), 3);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn compress_pdf_keeps_the_text_and_never_grows_a_file() {
     let (stack, key) = stack().await;
     let pdf = text_pdf(&[FRENCH, ENGLISH, FRENCH], A4);

@@ -8,7 +8,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use fast_image_resize::{PixelType, ResizeAlg, ResizeOptions, Resizer, images::Image};
 use lopdf::{Document, Object, ObjectId, Stream};
 
-use super::{Preset, displayed::DisplayedSizes};
+use super::{
+    Preset,
+    displayed::DisplayedSizes,
+    jpeg::{self, Pixels},
+};
 
 /// Downsample only above this multiple of the target resolution, as Ghostscript's
 /// `ColorImageDownsampleThreshold` (1.5) does: a small gain is not worth a resampling.
@@ -109,43 +113,40 @@ fn reencode(
         .into_iter()
         .map(<[u8]>::to_vec)
         .collect();
-    let pixels = match filters.as_slice() {
-        [f] if f == b"DCTDecode" => decode_jpeg(&stream.content, width, height, channels)?,
+    let (target_w, target_h) = target_size(width, height, shown_w, shown_h, preset.dpi());
+    let source = match filters.as_slice() {
+        [f] if f == b"DCTDecode" => jpeg::decode(
+            &stream.content,
+            (width, height),
+            channels,
+            (target_w, target_h),
+        )?,
         [f] if f == b"FlateDecode" => {
             let raw = stream
                 .decompressed_content_with_limit(
                     (u64::from(width) * u64::from(height) * 3) as usize,
                 )
                 .ok()?;
-            (raw.len() == (width * height) as usize * usize::from(channels)).then_some(raw)?
+            (raw.len() == (width * height) as usize * usize::from(channels)).then_some(Pixels {
+                data: raw,
+                width,
+                height,
+            })?
         }
         _ => return None,
     };
-
-    let (target_w, target_h) = target_size(width, height, shown_w, shown_h, preset.dpi());
-    let (out_w, out_h, pixels) = if (target_w, target_h) == (width, height) {
-        (width, height, pixels)
+    let pixels = if (source.width, source.height) == (target_w, target_h) {
+        source
     } else {
-        let pixel_type = if channels == 1 {
-            PixelType::U8
-        } else {
-            PixelType::U8x3
-        };
-        let source = Image::from_vec_u8(width, height, pixels, pixel_type).ok()?;
-        let mut target = Image::new(target_w, target_h, pixel_type);
-        let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(
-            fast_image_resize::FilterType::CatmullRom,
-        ));
-        resizer.resize(&source, &mut target, &options).ok()?;
-        (target_w, target_h, target.into_vec())
+        resize(source, (target_w, target_h), channels, resizer)?
     };
-    let jpeg = encode_jpeg(&pixels, out_w, out_h, channels, preset.jpeg_quality())?;
+    let jpeg = jpeg::encode(&pixels, channels, preset.jpeg_quality())?;
     if jpeg.len() >= stream.content.len() {
         return None;
     }
     let mut replacement = stream.clone();
-    replacement.dict.set("Width", i64::from(out_w));
-    replacement.dict.set("Height", i64::from(out_h));
+    replacement.dict.set("Width", i64::from(pixels.width));
+    replacement.dict.set("Height", i64::from(pixels.height));
     replacement.dict.set("Filter", "DCTDecode");
     replacement.dict.remove(b"DecodeParms");
     replacement.set_content(jpeg);
@@ -205,50 +206,29 @@ fn target_size(width: u32, height: u32, shown_w: f32, shown_h: f32, dpi: f32) ->
     (w, h)
 }
 
-fn decode_jpeg(data: &[u8], width: u32, height: u32, channels: u8) -> Option<Vec<u8>> {
-    let mut reader =
-        image::ImageReader::with_format(std::io::Cursor::new(data), image::ImageFormat::Jpeg);
-    let mut limits = image::Limits::default();
-    limits.max_image_width = Some(width);
-    limits.max_image_height = Some(height);
-    reader.limits(limits);
-    let image = reader.decode().ok()?;
-    if (image.width(), image.height()) != (width, height) {
-        return None;
-    }
-    // Adobe CMYK JPEGs would come out as RGB here with their colours changed.
-    if image.color().channel_count() != channels {
-        return None;
-    }
-    Some(match channels {
-        1 => image.into_luma8().into_raw(),
-        _ => image.into_rgb8().into_raw(),
-    })
-}
-
-fn encode_jpeg(
-    pixels: &[u8],
-    width: u32,
-    height: u32,
+/// Resamples to `target` with Catmull-Rom, as Ghostscript's bicubic downsampling does.
+fn resize(
+    source: Pixels,
+    target: (u32, u32),
     channels: u8,
-    quality: u8,
-) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    let encoder = jpeg_encoder::Encoder::new(&mut out, quality);
-    let colour = if channels == 1 {
-        jpeg_encoder::ColorType::Luma
+    resizer: &mut Resizer,
+) -> Option<Pixels> {
+    let pixel_type = if channels == 1 {
+        PixelType::U8
     } else {
-        jpeg_encoder::ColorType::Rgb
+        PixelType::U8x3
     };
-    encoder
-        .encode(
-            pixels,
-            u16::try_from(width).ok()?,
-            u16::try_from(height).ok()?,
-            colour,
-        )
-        .ok()?;
-    Some(out)
+    let source = Image::from_vec_u8(source.width, source.height, source.data, pixel_type).ok()?;
+    let mut resized = Image::new(target.0, target.1, pixel_type);
+    let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(
+        fast_image_resize::FilterType::CatmullRom,
+    ));
+    resizer.resize(&source, &mut resized, &options).ok()?;
+    Some(Pixels {
+        data: resized.into_vec(),
+        width: target.0,
+        height: target.1,
+    })
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 mod displayed;
 mod images;
+mod jpeg;
 mod streams;
 
 use std::path::Path;
@@ -78,10 +79,13 @@ pub fn compress(
             "the PDF has no pages",
         ));
     }
+    // Merged first so that an image stored more than once is re-encoded once, at the largest
+    // size any of its copies is drawn; merged again for streams recompression made identical.
+    let mut merged = streams::merge_duplicate_streams(&mut doc);
     let sizes = displayed::displayed_sizes(&doc);
     let report = images::recompress_images(&mut doc, &sizes, preset, max_pixels);
     let recompressed = streams::recompress_streams(&mut doc);
-    let merged = streams::merge_duplicate_streams(&mut doc);
+    merged += streams::merge_duplicate_streams(&mut doc);
     let pruned = doc.prune_objects().len();
     tracing::debug!(
         images = report.replaced,

@@ -1,0 +1,161 @@
+//! JPEG decoding and encoding for the compressor, on libjpeg-turbo (the `turbojpeg` crate).
+//! Its encoder is about 3× faster than jpeg-encoder's on photos (13 against 39 ms for a
+//! 3000×2100 photo at quality 75, same size), and it can decode at M/8 scale inside the IDCT,
+//! so a photo bound for a much lower resolution skips most of its pixel work. Huffman decoding
+//! of the source is the part no scale skips. Runs in the worker processes only, where a native
+//! fault costs one job.
+
+use turbojpeg::{Colorspace, Compressor, Decompressor, Image, PixelFormat, ScalingFactor, Subsamp};
+
+/// Pixels of one image, rows packed, 1 (grey) or 3 (RGB) bytes per pixel.
+pub struct Pixels {
+    pub data: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// Decodes `data` at the smallest M/8 scale that still gives at least `at_least` pixels on both
+/// axes (at full size when none does). The JPEG's own header must agree with the PDF's
+/// `width`×`height` and `channels`: anything else (CMYK, a size mismatch, lossless JPEG) is
+/// `None` and the image keeps its bytes. Corrupt or truncated data is `None` too, where a
+/// viewer would draw what it could: a re-encode must not bake in the damage.
+pub fn decode(
+    data: &[u8],
+    (width, height): (u32, u32),
+    channels: u8,
+    at_least: (u32, u32),
+) -> Option<Pixels> {
+    let mut decompressor = Decompressor::new().ok()?;
+    let header = decompressor.read_header(data).ok()?;
+    if (header.width, header.height) != (width as usize, height as usize) || header.is_lossless {
+        return None;
+    }
+    let format = match (channels, header.colorspace) {
+        (1, Colorspace::Gray) => PixelFormat::GRAY,
+        (3, Colorspace::YCbCr | Colorspace::RGB) => PixelFormat::RGB,
+        _ => return None,
+    };
+    let scale = decode_scale((width, height), at_least);
+    decompressor.set_scaling_factor(scale).ok()?;
+    let scaled = header.scaled(scale);
+    let pitch = scaled.width * usize::from(channels);
+    let mut image = Image {
+        pixels: vec![0; pitch * scaled.height],
+        width: scaled.width,
+        pitch,
+        height: scaled.height,
+        format,
+    };
+    decompressor.decompress(data, image.as_deref_mut()).ok()?;
+    Some(Pixels {
+        data: image.pixels,
+        width: u32::try_from(scaled.width).ok()?,
+        height: u32::try_from(scaled.height).ok()?,
+    })
+}
+
+/// Encodes baseline JPEG at `quality`, 4:2:0 for colour as Ghostscript's screen and ebook
+/// presets do, with optimized Huffman tables: about 20 % smaller for about 10 ms more per
+/// 6 Mpx photo.
+pub fn encode(pixels: &Pixels, channels: u8, quality: u8) -> Option<Vec<u8>> {
+    let (format, subsamp) = if channels == 1 {
+        (PixelFormat::GRAY, Subsamp::Gray)
+    } else {
+        (PixelFormat::RGB, Subsamp::Sub2x2)
+    };
+    let width = pixels.width as usize;
+    let image = Image {
+        pixels: pixels.data.as_slice(),
+        width,
+        pitch: width * usize::from(channels),
+        height: pixels.height as usize,
+        format,
+    };
+    let mut compressor = Compressor::new().ok()?;
+    compressor.set_quality(i32::from(quality)).ok()?;
+    compressor.set_subsamp(subsamp).ok()?;
+    compressor.set_optimize(true).ok()?;
+    compressor.compress_to_vec(image).ok()
+}
+
+/// libjpeg's reducing scales, smallest first, as reduced fractions: TurboJPEG takes only
+/// these exact pairs (1/4, never 2/8).
+const SCALES: [(usize, usize); 8] = [
+    (1, 8),
+    (1, 4),
+    (3, 8),
+    (1, 2),
+    (5, 8),
+    (3, 4),
+    (7, 8),
+    (1, 1),
+];
+
+/// The smallest of libjpeg's scales whose output still covers `at_least`.
+fn decode_scale((width, height): (u32, u32), (min_w, min_h): (u32, u32)) -> ScalingFactor {
+    SCALES
+        .into_iter()
+        .map(|(num, denom)| ScalingFactor::new(num, denom))
+        .find(|scale| {
+            scale.scale(width as usize) >= min_w as usize
+                && scale.scale(height as usize) >= min_h as usize
+        })
+        .unwrap_or(ScalingFactor::ONE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn photo(width: u32, height: u32) -> Pixels {
+        let data = (0..width * height)
+            .flat_map(|i| {
+                let (x, y) = (i % width, i / width);
+                [(x % 256) as u8, (y % 256) as u8, ((x + y) % 256) as u8]
+            })
+            .collect();
+        Pixels {
+            data,
+            width,
+            height,
+        }
+    }
+
+    #[test]
+    fn picks_the_smallest_scale_that_still_covers_the_target() {
+        let pick = |size, min| {
+            let scale = decode_scale(size, min);
+            (scale.num(), scale.denom())
+        };
+        // 3000 px down to 595: 1/4 gives 750, 1/8 only 375.
+        assert_eq!(pick((3000, 2100), (595, 417)), (1, 4));
+        assert_eq!(pick((3000, 2100), (375, 263)), (1, 8));
+        assert_eq!(pick((3000, 2100), (3000, 2100)), (1, 1));
+        // The tighter axis decides.
+        assert_eq!(pick((3000, 2100), (100, 1100)), (5, 8));
+    }
+
+    #[test]
+    fn round_trips_and_decodes_at_a_reduced_scale() {
+        let source = photo(640, 480);
+        let jpeg = encode(&source, 3, 75).expect("encodes");
+        let full = decode(&jpeg, (640, 480), 3, (640, 480)).expect("decodes");
+        assert_eq!(
+            (full.width, full.height, full.data.len()),
+            (640, 480, 640 * 480 * 3)
+        );
+        let quarter = decode(&jpeg, (640, 480), 3, (150, 100)).expect("decodes");
+        assert_eq!((quarter.width, quarter.height), (160, 120));
+    }
+
+    #[test]
+    fn refuses_what_it_cannot_carry_exactly() {
+        let jpeg = encode(&photo(64, 48), 3, 75).expect("encodes");
+        // The PDF says another size, or grey for a colour JPEG.
+        assert!(decode(&jpeg, (64, 64), 3, (1, 1)).is_none());
+        assert!(decode(&jpeg, (64, 48), 1, (1, 1)).is_none());
+        // Truncated data decodes with grey blocks in libjpeg; here it is refused.
+        assert!(decode(&jpeg[..jpeg.len() / 2], (64, 48), 3, (1, 1)).is_none());
+        assert!(decode(b"not a jpeg", (64, 48), 3, (1, 1)).is_none());
+    }
+}
