@@ -140,7 +140,12 @@ fn reencode(
     } else {
         resize(source, (target_w, target_h), channels, resizer)?
     };
-    let jpeg = jpeg::encode(&pixels, channels, preset.jpeg_quality())?;
+    let jpeg = jpeg::encode(
+        &pixels,
+        channels,
+        preset.jpeg_quality(),
+        preset.full_chroma(),
+    )?;
     if jpeg.len() >= stream.content.len() {
         return None;
     }

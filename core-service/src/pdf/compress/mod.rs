@@ -44,6 +44,14 @@ impl Preset {
         }
     }
 
+    /// Whether re-encoded colour keeps its chroma at full resolution (4:4:4): prepress only,
+    /// the highest quality. The others halve it both ways (4:2:0), as cameras store photos;
+    /// for printer that is chroma at 150 dpi. Ghostscript's printer keeps 4:4:4, which measured
+    /// 35 % slower and 17 % larger here for +0.6 dB.
+    fn full_chroma(self) -> bool {
+        self == Preset::Prepress
+    }
+
     /// JPEG quality of re-encoded images: strong for screen, highest for prepress.
     fn jpeg_quality(self) -> u8 {
         match self {
