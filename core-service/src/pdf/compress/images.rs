@@ -131,6 +131,7 @@ fn reencode(
                 data: raw,
                 width,
                 height,
+                channels,
             })?
         }
         _ => return None,
@@ -138,14 +139,9 @@ fn reencode(
     let pixels = if (source.width, source.height) == (target_w, target_h) {
         source
     } else {
-        resize(source, (target_w, target_h), channels, resizer)?
+        resize(source, (target_w, target_h), resizer)?
     };
-    let jpeg = jpeg::encode(
-        &pixels,
-        channels,
-        preset.jpeg_quality(),
-        preset.full_chroma(),
-    )?;
+    let jpeg = jpeg::encode(&pixels, preset.jpeg_quality(), preset.full_chroma())?;
     if jpeg.len() >= stream.content.len() {
         return None;
     }
@@ -212,12 +208,8 @@ fn target_size(width: u32, height: u32, shown_w: f32, shown_h: f32, dpi: f32) ->
 }
 
 /// Resamples to `target` with Catmull-Rom, as Ghostscript's bicubic downsampling does.
-fn resize(
-    source: Pixels,
-    target: (u32, u32),
-    channels: u8,
-    resizer: &mut Resizer,
-) -> Option<Pixels> {
+fn resize(source: Pixels, target: (u32, u32), resizer: &mut Resizer) -> Option<Pixels> {
+    let channels = source.channels;
     let pixel_type = if channels == 1 {
         PixelType::U8
     } else {
@@ -233,6 +225,7 @@ fn resize(
         data: resized.into_vec(),
         width: target.0,
         height: target.1,
+        channels,
     })
 }
 
