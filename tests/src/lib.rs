@@ -16,6 +16,8 @@ use tokio::{net::TcpListener, sync::watch};
 
 pub use quire_proto::v1;
 
+pub mod compress_fixtures;
+pub mod pdf_check;
 pub mod pdf_fixtures;
 pub use pdf_fixtures::noise;
 

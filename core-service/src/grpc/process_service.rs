@@ -27,7 +27,7 @@ use crate::{
     auth::ScopeRule,
     error::{ApiError, ApiResult},
     ocr,
-    pdf::{compress::Preset, compress_request, to_images},
+    pdf::{compress_request, to_images},
     process::{
         ByteStream, InputKind, sniff,
         staged::{self, StagedInput},
@@ -128,7 +128,7 @@ impl ProcessService for ProcessApi {
                 filename: _,
                 quality,
             } = options;
-            if Preset::from_quality(quality).is_none() {
+            if quire_compress::Preset::from_quality(quality).is_none() {
                 return Err(ApiError::invalid(format!(
                     "quality {quality} is not one of {} (default ebook)",
                     CompressionQuality::NAMES.join(", ")

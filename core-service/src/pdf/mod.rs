@@ -1,7 +1,6 @@
 //! PDF work: rendering pages to PNG (PDFium, in the workers), the ZIP of pages streamed back
 //! as pages finish, and compression.
 
-pub mod compress;
 pub mod compress_request;
 pub mod pdfium;
 pub mod png;

@@ -8,9 +8,11 @@ use super::protocol::{
     Answer, Compress, Compressed, Failure, FailureKind, Inspect, Job, Ocr, Page, Render, Source,
     Task, Text,
 };
+use quire_compress as compress;
+
 use crate::{
     ocr::{image_input, tesseract::Tesseract},
-    pdf::{self, compress, render},
+    pdf::{self, render},
 };
 
 /// Resolution pages without a text layer are rendered at for OCR, as the issue asks and as
@@ -149,9 +151,20 @@ impl Engines {
         let preset = compress::Preset::from_quality(quality).ok_or_else(|| {
             Failure::new(FailureKind::Engine, format!("unknown quality {quality}"))
         })?;
-        let size = compress::compress(Path::new(&input), Path::new(&output), preset, max_pixels)?;
+        let size = compress::compress(Path::new(&input), Path::new(&output), preset, max_pixels)
+            .map_err(compress_failure)?;
         Ok(Answer::Compressed(Compressed { size }))
     }
+}
+
+fn compress_failure(err: compress::CompressError) -> Failure {
+    let kind = match err {
+        compress::CompressError::Encrypted => FailureKind::Encrypted,
+        compress::CompressError::InvalidFile(_) => FailureKind::InvalidFile,
+        compress::CompressError::OverLimit(_) => FailureKind::OverLimit,
+        compress::CompressError::Io(_) => FailureKind::Engine,
+    };
+    Failure::new(kind, err.to_string())
 }
 
 /// The page's own text when it has real text (a born-digital page, or a scan that already

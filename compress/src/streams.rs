@@ -1,14 +1,27 @@
-//! Stream-level savings: Flate streams recompressed at the best level, plain streams
-//! compressed, and byte-identical streams merged into one object.
+//! Stream-level savings: Flate streams (and LZW, ASCII85, ASCIIHex, RunLength chains)
+//! recompressed as Flate at the best level, plain streams compressed, and byte-identical streams merged into one object.
 
 use foldhash::{HashMap, HashMapExt};
 use lopdf::{Document, Object, ObjectId};
 
-/// Decoded size one stream may reach here (a bomb is left as it is).
-const MAX_DECODED: usize = 256 * 1024 * 1024;
+use super::CompressError;
+
+/// Decoded size one stream may reach. Far above any real content stream or font; a stream
+/// over it is a decompression bomb, and the job stops there rather than skip it, so the
+/// answer says the file is hostile (422) instead of quietly handing it back.
+pub const MAX_DECODED: usize = 256 * 1024 * 1024;
+
+/// Filters lopdf decodes; a stream made only of these can be re-encoded as plain Flate.
+const TRANSPORT: [&[u8]; 5] = [
+    b"FlateDecode",
+    b"LZWDecode",
+    b"ASCII85Decode",
+    b"ASCIIHexDecode",
+    b"RunLengthDecode",
+];
 
 /// Recompresses Flate and unfiltered streams; keeps whichever encoding is smaller.
-pub fn recompress_streams(doc: &mut Document) -> usize {
+pub fn recompress_streams(doc: &mut Document) -> Result<usize, CompressError> {
     let mut changed = 0;
     for object in doc.objects.values_mut() {
         let Object::Stream(stream) = object else {
@@ -20,30 +33,47 @@ pub fn recompress_streams(doc: &mut Document) -> usize {
         if matches!(kind, Some(b"Metadata" | b"XRef" | b"ObjStm")) || subtype == Some(b"Image") {
             continue;
         }
-        let filters: Vec<Vec<u8>> = match stream.filters() {
-            Ok(filters) => filters.into_iter().map(<[u8]>::to_vec).collect(),
-            Err(_) => Vec::new(),
-        };
-        let plain = match filters.as_slice() {
-            [] => stream.content.clone(),
-            [f] if f == b"FlateDecode" && !stream.dict.has(b"DecodeParms") => {
-                match stream.decompressed_content_with_limit(MAX_DECODED) {
-                    Ok(plain) => plain,
-                    Err(_) => continue,
-                }
+        // Any chain lopdf decodes (Flate with predictors, LZW, ASCII85, ASCIIHex, RunLength)
+        // becomes one Flate layer; image codecs and encryption filters are left alone.
+        let filters = stream.filters().unwrap_or_default();
+        if !filters.iter().all(|f| TRANSPORT.contains(f)) {
+            continue;
+        }
+        let plain = if filters.is_empty() {
+            stream.content.clone()
+        } else {
+            match stream.decompressed_content_with_limit(MAX_DECODED) {
+                Ok(plain) => plain,
+                Err(err) if is_bomb(&err) => return Err(bomb()),
+                Err(_) => continue,
             }
-            _ => continue,
         };
         let Ok(packed) = deflate_best(&plain) else {
             continue;
         };
         if packed.len() < stream.content.len() {
             stream.dict.set("Filter", "FlateDecode");
+            stream.dict.remove(b"DecodeParms");
             stream.set_content(packed);
             changed += 1;
         }
     }
-    changed
+    Ok(changed)
+}
+
+/// Whether decoding stopped at its size limit.
+pub fn is_bomb(err: &lopdf::Error) -> bool {
+    matches!(
+        err,
+        lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded { .. })
+    )
+}
+
+pub fn bomb() -> CompressError {
+    CompressError::OverLimit(format!(
+        "a stream of the PDF decodes to more than {} MiB (a decompression bomb): it cannot be compressed",
+        MAX_DECODED >> 20
+    ))
 }
 
 fn deflate_best(data: &[u8]) -> std::io::Result<Vec<u8>> {

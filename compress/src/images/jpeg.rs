@@ -7,7 +7,7 @@
 
 use turbojpeg::{Colorspace, Compressor, Decompressor, Image, PixelFormat, ScalingFactor, Subsamp};
 
-/// Pixels of one image, rows packed, `channels` bytes per pixel: 1 (grey) or 3 (RGB).
+/// Pixels of one image, rows packed, `channels` bytes per pixel: 1 (grey), 3 (RGB) or 4 (CMYK).
 pub struct Pixels {
     pub data: Vec<u8>,
     pub width: u32,
@@ -17,7 +17,7 @@ pub struct Pixels {
 
 /// Decodes `data` at the smallest M/8 scale that still gives at least `at_least` pixels on both
 /// axes (at full size when none does). The JPEG's own header must agree with the PDF's
-/// `width`×`height` and `channels`: anything else (CMYK, a size mismatch, lossless JPEG) is
+/// `width`×`height` and `channels`: anything else (a size mismatch, lossless JPEG) is
 /// `None` and the image keeps its bytes. Corrupt or truncated data is `None` too, where a
 /// viewer would draw what it could: a re-encode must not bake in the damage.
 pub fn decode(
@@ -34,6 +34,9 @@ pub fn decode(
     let format = match (channels, header.colorspace) {
         (1, Colorspace::Gray) => PixelFormat::GRAY,
         (3, Colorspace::YCbCr | Colorspace::RGB) => PixelFormat::RGB,
+        // Four-channel JPEGs keep their bytes: on pikepdf's cmyk-jpeg.pdf (Adobe YCCK)
+        // TurboJPEG's CMYK output, djpeg's and Pillow's all differ, and the one viewers agree
+        // on could not be told here. CMYK Flate images, decoded exactly, are still converted.
         _ => return None,
     };
     let scale = decode_scale((width, height), at_least);
@@ -62,8 +65,10 @@ pub fn decode(
 pub fn encode(pixels: &Pixels, quality: u8, full_chroma: bool) -> Option<Vec<u8>> {
     let (format, subsamp) = match (pixels.channels, full_chroma) {
         (1, _) => (PixelFormat::GRAY, Subsamp::Gray),
-        (_, true) => (PixelFormat::RGB, Subsamp::None),
-        (_, false) => (PixelFormat::RGB, Subsamp::Sub2x2),
+        (3, true) => (PixelFormat::RGB, Subsamp::None),
+        (3, false) => (PixelFormat::RGB, Subsamp::Sub2x2),
+        // CMYK is never written: it is kept, or turned into RGB first.
+        _ => return None,
     };
     let width = pixels.width as usize;
     let image = Image {
@@ -78,6 +83,27 @@ pub fn encode(pixels: &Pixels, quality: u8, full_chroma: bool) -> Option<Vec<u8>
     compressor.set_subsamp(subsamp).ok()?;
     compressor.set_optimize(true).ok()?;
     compressor.compress_to_vec(image).ok()
+}
+
+/// Peak signal-to-noise ratio, in dB, of `jpeg` decoded against the `pixels` it was encoded
+/// from: how far a lossy re-encode strays, before it is allowed in.
+pub fn fidelity(jpeg: &[u8], pixels: &Pixels) -> Option<f64> {
+    let size = (pixels.width, pixels.height);
+    let decoded = decode(jpeg, size, pixels.channels, size)?;
+    if decoded.data.len() != pixels.data.len() || pixels.data.is_empty() {
+        return None;
+    }
+    let squared: u64 = decoded
+        .data
+        .iter()
+        .zip(&pixels.data)
+        .map(|(&a, &b)| u64::from(a.abs_diff(b)).pow(2))
+        .sum();
+    if squared == 0 {
+        return Some(f64::INFINITY);
+    }
+    let mse = squared as f64 / pixels.data.len() as f64;
+    Some(10.0 * (255.0f64 * 255.0 / mse).log10())
 }
 
 /// libjpeg's reducing scales, smallest first, as reduced fractions: TurboJPEG takes only
@@ -149,6 +175,18 @@ mod tests {
         );
         let quarter = decode(&jpeg, (640, 480), 3, (150, 100)).expect("decodes");
         assert_eq!((quarter.width, quarter.height), (160, 120));
+    }
+
+    #[test]
+    fn measures_what_a_re_encode_loses() {
+        let source = photo(64, 48);
+        let good = encode(&source, 95, true).expect("encodes");
+        let poor = encode(&source, 10, false).expect("encodes");
+        let (good, poor) = (
+            fidelity(&good, &source).expect("measured"),
+            fidelity(&poor, &source).expect("measured"),
+        );
+        assert!(good > poor && good > 35.0, "{good} {poor}");
     }
 
     #[test]

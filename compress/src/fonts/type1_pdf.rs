@@ -1,0 +1,142 @@
+//! The PDF side of Type 1 programs (FontFile): the glyph names a simple font's codes may
+//! select, and the program replaced by the subset CFF that `type1` writes, as a FontFile3
+//! /Type1C stream the descriptors point to instead.
+
+use std::collections::BTreeSet;
+
+use lopdf::{Dictionary, Document, Object, ObjectId, Stream, dictionary};
+
+use super::glyphs;
+use super::type1::Type1Font;
+
+/// Largest program parsed.
+const MAX_PROGRAM: usize = 16 << 20;
+
+/// The program of a FontFile stream, parsed; `None` when it cannot be read.
+pub fn parse(doc: &Document, id: ObjectId) -> Option<Type1Font> {
+    let Ok(Object::Stream(stream)) = doc.get_object(id) else {
+        return None;
+    };
+    let data = stream.decompressed_content_with_limit(MAX_PROGRAM).ok()?;
+    let length = |key: &[u8]| {
+        stream
+            .dict
+            .get(key)
+            .ok()
+            .and_then(|o| doc.dereference(o).ok())
+            .and_then(|(_, o)| o.as_i64().ok())
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or(0)
+    };
+    Type1Font::parse(&data, length(b"Length1"), length(b"Length2")).ok()
+}
+
+/// Every name the codes may select: /Differences, the base and standard encodings (as a
+/// viewer may fall back to any of them), and the font's built-in encoding.
+pub fn names(
+    doc: &Document,
+    font: &Dictionary,
+    program: &Type1Font,
+    codes: &BTreeSet<u8>,
+) -> BTreeSet<Vec<u8>> {
+    let mut names = BTreeSet::new();
+    for &code in codes {
+        names.extend(
+            glyphs::code_names(doc, font, code)
+                .into_iter()
+                .map(|(n, _)| n),
+        );
+        names.extend(program.builtin_name(code).map(<[u8]>::to_vec));
+    }
+    names.insert(b".notdef".to_vec());
+    names
+}
+
+/// Replaces the program `id` by its subset as CFF when that is smaller; returns whether it
+/// did. Every descriptor holding `/FontFile id` gets `/FontFile3` to the new stream.
+pub fn rewrite(doc: &mut Document, id: ObjectId, keep: &BTreeSet<Vec<u8>>) -> bool {
+    let Some(program) = parse(doc, id) else {
+        return false;
+    };
+    let Ok(cff) = program.to_cff(keep) else {
+        return false;
+    };
+    if !readable(&cff) {
+        return false;
+    }
+    let Ok(Object::Stream(stream)) = doc.get_object(id) else {
+        return false;
+    };
+    let before = stream
+        .decompressed_content_with_limit(MAX_PROGRAM)
+        .map_or(0, |d| d.len());
+    if cff.len() >= before {
+        return false;
+    }
+    let charset = charset(&cff);
+    let new_id = doc.add_object(Stream::new(dictionary! { "Subtype" => "Type1C" }, cff));
+    for object in doc.objects.values_mut() {
+        repoint(object, id, new_id, &charset);
+    }
+    true
+}
+
+/// The CFF must parse and every glyph in it draw (an empty glyph, like a space, has no
+/// bounding box, which is fine). Which glyphs it holds is `type1`'s to get right.
+fn readable(cff: &[u8]) -> bool {
+    struct Sink;
+    impl ttf_parser::OutlineBuilder for Sink {
+        fn move_to(&mut self, _: f32, _: f32) {}
+        fn line_to(&mut self, _: f32, _: f32) {}
+        fn quad_to(&mut self, _: f32, _: f32, _: f32, _: f32) {}
+        fn curve_to(&mut self, _: f32, _: f32, _: f32, _: f32, _: f32, _: f32) {}
+        fn close(&mut self) {}
+    }
+    let Some(table) = ttf_parser::cff::Table::parse(cff) else {
+        return false;
+    };
+    (0..table.number_of_glyphs()).all(|g| {
+        matches!(
+            table.outline(ttf_parser::GlyphId(g), &mut Sink),
+            Ok(_) | Err(ttf_parser::CFFError::ZeroBBox)
+        )
+    })
+}
+
+/// The descriptor's /CharSet for a CFF: the names of its glyphs but .notdef, each after a
+/// slash (PDF/A checks it against the program).
+fn charset(cff: &[u8]) -> Vec<u8> {
+    let Some(table) = ttf_parser::cff::Table::parse(cff) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for name in (0..table.number_of_glyphs())
+        .filter_map(|g| table.glyph_name(ttf_parser::GlyphId(g)))
+        .filter(|n| *n != ".notdef")
+    {
+        out.push(b'/');
+        out.extend_from_slice(name.as_bytes());
+    }
+    out
+}
+
+/// Descriptors (indirect or written inline) pointing at `old` as /FontFile; a /CharSet
+/// they have is made to list the glyphs of the new program.
+fn repoint(object: &mut Object, old: ObjectId, new: ObjectId, charset: &[u8]) {
+    match object {
+        Object::Dictionary(dict) => {
+            if matches!(dict.get(b"FontFile"), Ok(Object::Reference(id)) if *id == old) {
+                dict.remove(b"FontFile");
+                dict.set("FontFile3", new);
+                if dict.has(b"CharSet") {
+                    dict.set("CharSet", Object::string_literal(charset.to_vec()));
+                }
+            }
+            for (_, value) in dict.iter_mut() {
+                repoint(value, old, new, charset);
+            }
+        }
+        Object::Array(items) => items.iter_mut().for_each(|o| repoint(o, old, new, charset)),
+        _ => {}
+    }
+}

@@ -1,0 +1,165 @@
+//! Ghostscript's AutoFilter, measured instead of guessed: the encodings worth trying for one
+//! image's new pixels. Few colours (line art, charts, screenshots) get an exact palette or
+//! 1-bit grey and never JPEG, which would blur them for little gain; other images get JPEG at
+//! the preset's quality, and predicted Flate as well when small enough to try; the caller keeps
+//! the smallest. Masks get Flate only.
+
+use lopdf::{Dictionary, Object, Stream};
+
+use super::Preset;
+use super::flate;
+use super::jpeg::{self, Pixels};
+use super::reencode::Role;
+
+/// Colour images up to this many pixels are also tried as predicted Flate against JPEG; larger
+/// ones get JPEG only, as best-level deflate of millions of pixels is the slowest step here.
+/// Measured on the test corpus and generated files (84 images tried both ways at ebook and
+/// printer): Flate won 10 times, on screenshots and images of a few hundred pixels; JPEG won
+/// the other 74.
+const FLATE_TRIAL_PIXELS: u64 = 4_000_000;
+
+/// Images narrower or lower than this are never made JPEG: it saves a few hundred bytes at
+/// most there, and its 8×8 blocks and shared chroma show when the image is drawn enlarged (a
+/// 16×16 corpus image fell to 32.9 dB at printer; a 2×2 one lost its four colours).
+const MIN_JPEG_SIDE: u32 = 64;
+
+/// The encodings worth trying for these pixels: few colours get lossless palettes and
+/// never JPEG (it would blur line art and text for little gain); others get JPEG, and
+/// predicted Flate too when small enough to try. Masks get Flate only.
+pub fn encodings(
+    stream: &Stream,
+    pixels: &Pixels,
+    space: &Object,
+    role: Role,
+    preset: Preset,
+) -> Vec<Stream> {
+    let dims = (pixels.width, pixels.height);
+    let mut out = Vec::new();
+    let mut with =
+        |content: Vec<u8>, filter: &str, parms: Option<Dictionary>, bpc: u8, space: Object| {
+            let mut dict = stream.dict.clone();
+            dict.set("Width", i64::from(pixels.width));
+            dict.set("Height", i64::from(pixels.height));
+            dict.set("BitsPerComponent", i64::from(bpc));
+            dict.set("ColorSpace", space);
+            dict.set("Filter", filter);
+            dict.remove(b"Decode");
+            dict.remove(b"SMaskInData");
+            match parms {
+                Some(parms) => dict.set("DecodeParms", parms),
+                None => {
+                    dict.remove(b"DecodeParms");
+                }
+            }
+            out.push(Stream::new(dict, content));
+        };
+    // Grey always fits 256 levels: a grey palette is only worth it below 8 bits.
+    let palette = flate::palettize(&pixels.data, dims, pixels.channels)
+        .filter(|palette| pixels.channels == 3 || palette.bpc < 8);
+    if let Some(palette) = palette {
+        if pixels.channels == 1 && palette.colours.iter().all(|&v| v == 0 || v == 255) {
+            // Black and white: 1-bit grey, valid for soft masks too.
+            let bits: Vec<u8> = pixels.data.iter().map(|&v| v / 255).collect();
+            let packed = flate::pack(&bits, pixels.width, 1);
+            if let Some(content) = flate::deflate_predicted(&packed, dims, 1, 1) {
+                with(
+                    content,
+                    "FlateDecode",
+                    Some(flate::predictor_parms(pixels.width, 1, 1)),
+                    1,
+                    space.clone(),
+                );
+            }
+            return out;
+        }
+        if role == Role::Image {
+            let hival = palette.colours.len() / usize::from(pixels.channels) - 1;
+            let indexed = Object::Array(vec![
+                Object::Name(b"Indexed".to_vec()),
+                space.clone(),
+                Object::Integer(hival as i64),
+                Object::String(palette.colours, lopdf::StringFormat::Literal),
+            ]);
+            if let Some(content) = flate::deflate_predicted(&palette.indices, dims, 1, palette.bpc)
+            {
+                with(
+                    content,
+                    "FlateDecode",
+                    Some(flate::predictor_parms(pixels.width, 1, palette.bpc)),
+                    palette.bpc,
+                    indexed,
+                );
+            }
+            return out;
+        }
+    }
+    let area = u64::from(pixels.width) * u64::from(pixels.height);
+    let tiny = pixels.width.min(pixels.height) < MIN_JPEG_SIDE;
+    if (role == Role::SoftMask || tiny || area <= FLATE_TRIAL_PIXELS)
+        && let Some(content) = flate::deflate_predicted(&pixels.data, dims, pixels.channels, 8)
+    {
+        with(
+            content,
+            "FlateDecode",
+            Some(flate::predictor_parms(pixels.width, pixels.channels, 8)),
+            8,
+            space.clone(),
+        );
+    }
+    if role == Role::Image
+        && pixels.width.min(pixels.height) >= MIN_JPEG_SIDE
+        && let Some(content) = jpeg::encode(pixels, preset.jpeg_quality(), preset.full_chroma())
+        && (preset.min_jpeg_psnr() <= 0.0
+            || jpeg::fidelity(&content, pixels).is_some_and(|db| db >= preset.min_jpeg_psnr()))
+    {
+        with(content, "DCTDecode", None, 8, space.clone());
+    }
+    out
+}
+
+/// A short name for an encoding, for the log.
+pub fn kind(stream: &Stream) -> &'static str {
+    let dict = &stream.dict;
+    let filter = dict.get(b"Filter").and_then(Object::as_name).unwrap_or(b"");
+    let indexed = dict.get(b"ColorSpace").is_ok_and(|c| {
+        c.as_array()
+            .ok()
+            .and_then(|a| a.first())
+            .is_some_and(|n| n.as_name().is_ok_and(|n| n == b"Indexed"))
+    });
+    match (filter, indexed) {
+        (b"DCTDecode", _) => "jpeg",
+        (_, true) => "flate-palette",
+        _ if dict
+            .get(b"BitsPerComponent")
+            .and_then(Object::as_i64)
+            .is_ok_and(|b| b == 1) =>
+        {
+            "flate-1bit"
+        }
+        _ => "flate",
+    }
+}
+
+/// Bytes a stream costs in the file: its content, and what its dictionary carries beyond the
+/// keys every image has (a direct palette, predictor parameters). A palette that saves 100
+/// content bytes but writes a 300-byte lookup string is no saving.
+pub fn cost(stream: &Stream) -> usize {
+    let dict = &stream.dict;
+    let parms = if dict.has(b"DecodeParms") { 70 } else { 0 };
+    let palette = match dict.get(b"ColorSpace") {
+        Ok(Object::Array(items)) => {
+            24 + items
+                .iter()
+                .map(|item| match item {
+                    // Binary bytes written as a literal string: about one byte each, a few
+                    // escaped.
+                    Object::String(bytes, _) => bytes.len() + bytes.len() / 16,
+                    _ => 12,
+                })
+                .sum::<usize>()
+        }
+        _ => 0,
+    };
+    stream.content.len() + parms + palette
+}

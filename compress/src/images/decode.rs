@@ -1,0 +1,159 @@
+//! An image stream's filter chain, undone: the general filters (ASCII85, ASCIIHex, LZW,
+//! RunLength, Flate with PNG or TIFF predictors) through lopdf, and a final DCT or JPX filter
+//! through its codec. Decoding is bounded by the declared image, so a bomb costs nothing.
+
+use lopdf::{Dictionary, Object, Stream};
+
+use super::jpeg::{self, Pixels};
+use super::jpx;
+
+/// What undoing the filters gives.
+pub enum Decoded {
+    /// Samples as the image dictionary describes them: rows byte-aligned, exactly the declared
+    /// size (trailing bytes dropped).
+    Samples(Vec<u8>),
+    /// 8-bit pixels from JPEG or JPEG 2000, possibly already at a reduced scale, and whether
+    /// the JPX file carries its own ICC profile.
+    Pixels(Pixels, bool),
+}
+
+/// Filters whose images are kept as they are: bilevel codecs that beat anything here (CCITT,
+/// JBIG2), and encryption filters.
+pub fn is_kept_filter(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"CCITTFaxDecode" | b"CCF" | b"JBIG2Decode" | b"Crypt" | b"BrotliDecode"
+    )
+}
+
+/// Filter abbreviations of inline-image syntax, which some writers use in streams too.
+fn canonical(name: &[u8]) -> &[u8] {
+    match name {
+        b"AHx" => b"ASCIIHexDecode",
+        b"A85" => b"ASCII85Decode",
+        b"LZW" => b"LZWDecode",
+        b"Fl" => b"FlateDecode",
+        b"RL" => b"RunLengthDecode",
+        b"DCT" => b"DCTDecode",
+        other => other,
+    }
+}
+
+/// The stream's filter names, canonical, in decoding order; none for an unfiltered stream.
+pub fn filters(stream: &Stream) -> Option<Vec<Vec<u8>>> {
+    if !stream.dict.has(b"Filter") {
+        return Some(Vec::new());
+    }
+    Some(
+        stream
+            .filters()
+            .ok()?
+            .into_iter()
+            .map(|name| canonical(name).to_vec())
+            .collect(),
+    )
+}
+
+/// The declared image's facts decoding needs.
+pub struct Declared {
+    pub width: u32,
+    pub height: u32,
+    /// Components per stored sample (JPEG and JPX must produce this many).
+    pub components: u8,
+    pub bpc: u8,
+    /// Smallest size a codec may scale down to (JPEG decodes at M/8 scales).
+    pub at_least: (u32, u32),
+}
+
+impl Declared {
+    fn sample_bytes(&self) -> Option<usize> {
+        super::samples::row_bytes(self.width, self.components, self.bpc)?
+            .checked_mul(self.height as usize)
+    }
+}
+
+/// Undoes `filters` on the stream's content; `None` for anything unknown, corrupt or larger
+/// than the declared image allows.
+pub fn decode(stream: &Stream, filters: &[Vec<u8>], declared: &Declared) -> Option<Decoded> {
+    let expected = declared.sample_bytes()?;
+    let (last, leading) = match filters.split_last() {
+        Some((last, leading)) if last == b"DCTDecode" || last == b"JPXDecode" => {
+            (Some(last.as_slice()), leading)
+        }
+        _ => (None, filters),
+    };
+    if leading
+        .iter()
+        .any(|f| f == b"DCTDecode" || f == b"JPXDecode" || is_kept_filter(f))
+    {
+        return None;
+    }
+    let Some(codec) = last else {
+        // Some writers add a byte or a row of padding; more than that is not this image.
+        let limit = expected + expected / 16 + 1024;
+        let mut samples = general(stream, leading.len(), limit)?;
+        if samples.len() < expected {
+            return None;
+        }
+        samples.truncate(expected);
+        return Some(Decoded::Samples(samples));
+    };
+    // A codec's input is compressed: it cannot legitimately be larger than the raw image.
+    let input = general(stream, leading.len(), expected + 64 * 1024)?;
+    let (pixels, own_icc) = if codec == b"DCTDecode" {
+        let pixels = jpeg::decode(
+            &input,
+            (declared.width, declared.height),
+            declared.components,
+            declared.at_least,
+        )?;
+        (pixels, false)
+    } else {
+        jpx::decode(&input, (declared.width, declared.height))?
+    };
+    Some(Decoded::Pixels(pixels, own_icc))
+}
+
+/// The content after its first `count` filters, each bounded by `limit` bytes: lopdf decodes
+/// them from a copy that names just those filters and their parameters.
+fn general(stream: &Stream, count: usize, limit: usize) -> Option<Vec<u8>> {
+    if count == 0 {
+        return (stream.content.len() <= limit).then(|| stream.content.clone());
+    }
+    let names = stream.filters().ok()?;
+    let mut dict = Dictionary::new();
+    dict.set(
+        "Filter",
+        Object::Array(
+            names
+                .iter()
+                .take(count)
+                .map(|name| Object::Name(canonical(name).to_vec()))
+                .collect(),
+        ),
+    );
+    // lopdf reads only direct parameter dictionaries and gives a lone dictionary to every
+    // filter of a chain: anything it would misread makes the image kept rather than decoded
+    // into wrong samples.
+    match stream.dict.get(b"DecodeParms") {
+        Err(_) | Ok(Object::Null) => {}
+        Ok(Object::Array(params)) => {
+            if params
+                .iter()
+                .any(|p| !matches!(p, Object::Dictionary(_) | Object::Null))
+            {
+                return None;
+            }
+            dict.set(
+                "DecodeParms",
+                Object::Array(params.iter().take(count).cloned().collect()),
+            );
+        }
+        Ok(params @ Object::Dictionary(_)) if names.len() == 1 => {
+            dict.set("DecodeParms", params.clone());
+        }
+        Ok(_) => return None,
+    }
+    let partial = Stream::new(dict, stream.content.clone());
+    partial.decompressed_content_with_limit(limit).ok()
+}

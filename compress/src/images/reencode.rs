@@ -1,0 +1,347 @@
+//! One image's re-encoding: what it is, what may be done to it exactly, and the smallest of
+//! the encodings that keep it looking the same (JPEG only where a lossy re-encode is the point).
+
+use fast_image_resize::Resizer;
+use lopdf::{Dictionary, Document, Object, Stream};
+
+use super::decode::{self, Declared, Decoded};
+use super::jpeg::Pixels;
+use super::space::{self, Space};
+use super::{Preset, autofilter, cmyk, flate, mono, resize, samples, target_size};
+
+/// How an image stream is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Drawn by `Do`.
+    Image,
+    /// Another image's /SMask: grey, and lossless encodings only (JPEG ringing would show as
+    /// haloes on the edges it cuts out).
+    SoftMask,
+    /// Another image's /Mask stream: a stencil, 1-bit.
+    Stencil,
+}
+
+pub struct Job<'a> {
+    pub doc: &'a Document,
+    /// Largest displayed size, in points.
+    pub shown: (f32, f32),
+    pub role: Role,
+    pub preset: Preset,
+    pub max_pixels: u64,
+}
+
+impl Job<'_> {
+    /// The smaller replacement for `stream`, or `None` to keep it.
+    pub fn run(&self, stream: &Stream, resizer: &mut Resizer) -> Option<Stream> {
+        let dict = &stream.dict;
+        let number = |key: &[u8]| {
+            dict.get(key)
+                .ok()
+                .and_then(|o| self.resolve(o).as_i64().ok())
+        };
+        let width = u32::try_from(number(b"Width")?).ok()?;
+        let height = u32::try_from(number(b"Height")?).ok()?;
+        if width == 0 || height == 0 || u64::from(width) * u64::from(height) > self.max_pixels {
+            return None;
+        }
+        // Alpha inside the JPX data: this would have to split it out; kept.
+        if number(b"SMaskInData").unwrap_or(0) != 0 {
+            return None;
+        }
+        let filters = decode::filters(stream)?;
+        if filters.iter().any(|f| decode::is_kept_filter(f)) {
+            return None;
+        }
+        let jpx = filters.last().is_some_and(|f| f == b"JPXDecode");
+        let image_mask = dict
+            .get(b"ImageMask")
+            .ok()
+            .and_then(|o| self.resolve(o).as_bool().ok())
+            .unwrap_or(false);
+        match self.role {
+            Role::Stencil if !image_mask => return None,
+            // /Matte needs the mask and its image at the same size.
+            Role::SoftMask if dict.has(b"Matte") => return None,
+            Role::Image if self.smask_has_matte(dict) => return None,
+            _ => {}
+        }
+        if image_mask {
+            if jpx {
+                return None;
+            }
+            return mono::reencode(stream, &filters, (width, height), self.shown, self.preset);
+        }
+        let space = match dict.get(b"ColorSpace") {
+            Ok(object) => Some(space::parse(self.doc, object)?),
+            // Only JPX may leave the space to its own data.
+            Err(_) if jpx => None,
+            Err(_) => return None,
+        };
+        // JPX ignores /BitsPerComponent; 16 bounds its data generously.
+        let bpc = match number(b"BitsPerComponent") {
+            Some(bpc) if !jpx => u8::try_from(bpc).ok()?,
+            _ if jpx => 16,
+            _ => return None,
+        };
+        let components = space.as_ref().map_or(4, Space::components);
+        if !jpx && bpc == 1 && components == 1 {
+            // 1-bit samples keep their values through subsampling: palette, /Decode and
+            // colour key stay right as they are.
+            return mono::reencode(stream, &filters, (width, height), self.shown, self.preset);
+        }
+        let decode_array = match dict.get(b"Decode") {
+            Ok(object) => Some(numbers(self.resolve(object))?),
+            Err(_) => None,
+        };
+        // A colour key may sit behind a reference like any array.
+        let colour_key = dict
+            .get(b"Mask")
+            .is_ok_and(|m| matches!(self.resolve(m), Object::Array(_)));
+        let target = target_size(width, height, self.shown.0, self.shown.1, self.preset.dpi());
+        let declared = Declared {
+            width,
+            height,
+            components,
+            bpc,
+            at_least: target,
+        };
+        let decoded = decode::decode(stream, &filters, &declared)?;
+        let mut best: Option<Stream> = None;
+        // What each encoding came to, for the debug log AutoFilter is measured from.
+        let mut tried: Vec<(&'static str, usize)> = Vec::new();
+        let mut offer = |candidate: Stream| {
+            let cost = autofilter::cost(&candidate);
+            tried.push((autofilter::kind(&candidate), cost));
+            let limit = best
+                .as_ref()
+                .map_or(autofilter::cost(stream), autofilter::cost);
+            if cost < limit {
+                best = Some(candidate);
+            }
+        };
+        // The samples as they are, Flate-coded again: exact for any colour space, palette,
+        // /Decode and colour key, at the original size.
+        if let Decoded::Samples(raw) = &decoded
+            && (colour_key || target == (width, height) || !self.convertible(space.as_ref()))
+            && let Some(candidate) = lossless(stream, raw, (width, height), components, bpc)
+        {
+            offer(candidate);
+        }
+        // A colour key names exact samples: nothing resampled or lossy may carry it.
+        if !colour_key
+            && let Some((pixels, object)) = self.pixels(
+                decoded,
+                ((width, height), bpc),
+                space.as_ref(),
+                decode_array.as_deref(),
+                jpx,
+            )
+            && let Some(pixels) = resize::bicubic(pixels, target, resizer)
+        {
+            for candidate in autofilter::encodings(stream, &pixels, &object, self.role, self.preset)
+            {
+                offer(candidate);
+            }
+        }
+        tracing::debug!(
+            width,
+            height,
+            role = ?self.role,
+            original = autofilter::cost(stream),
+            ?tried,
+            chosen = best.as_ref().map_or("kept", autofilter::kind),
+            "image encodings"
+        );
+        best
+    }
+
+    /// 8-bit pixels meaning what the image means, with no /Decode and no palette, and the
+    /// /ColorSpace they are in; CMYK becomes RGB where the preset converts it.
+    fn pixels(
+        &self,
+        decoded: Decoded,
+        (dims, bpc): ((u32, u32), u8),
+        space: Option<&Space>,
+        decode_array: Option<&[f32]>,
+        jpx: bool,
+    ) -> Option<(Pixels, Object)> {
+        let (mut pixels, object) = match decoded {
+            Decoded::Samples(raw) => to_pixels(&raw, dims, bpc, space?, decode_array)?,
+            Decoded::Pixels(mut pixels, own_icc) => {
+                let object = match space {
+                    Some(Space::Device { components, object })
+                        if *components == pixels.channels =>
+                    {
+                        object.clone()
+                    }
+                    Some(_) => return None,
+                    None if own_icc => return None,
+                    None => Object::Name(device_name(pixels.channels)?.to_vec()),
+                };
+                // JPX ignores /Decode (outside stencil masks); JPEG applies it.
+                if !jpx && let Some(decode_array) = decode_array {
+                    samples::apply_decode(&mut pixels.data, pixels.channels, decode_array)?;
+                }
+                (pixels, object)
+            }
+        };
+        if pixels.channels == 4 {
+            if !self.preset.cmyk_to_rgb() || self.role != Role::Image {
+                return None;
+            }
+            pixels.data = cmyk::cmyk_to_rgb(&pixels.data);
+            pixels.channels = 3;
+            return Some((pixels, Object::Name(b"DeviceRGB".to_vec())));
+        }
+        if self.role == Role::SoftMask && pixels.channels != 1 {
+            return None;
+        }
+        Some((pixels, object))
+    }
+
+    /// Whether the pixel path can take this space at all (else only the lossless re-encode).
+    fn convertible(&self, space: Option<&Space>) -> bool {
+        let device = match space {
+            Some(Space::Indexed { base, .. }) => base.as_ref(),
+            Some(space) => space,
+            None => return true,
+        };
+        match device {
+            Space::Device { components: 4, .. } => self.preset.cmyk_to_rgb(),
+            Space::Device { .. } => true,
+            _ => false,
+        }
+    }
+
+    fn resolve<'o>(&'o self, object: &'o Object) -> &'o Object {
+        self.doc.dereference(object).map_or(object, |(_, o)| o)
+    }
+
+    fn smask_has_matte(&self, dict: &Dictionary) -> bool {
+        dict.get(b"SMask")
+            .ok()
+            .and_then(|o| self.resolve(o).as_stream().ok())
+            .is_some_and(|mask| mask.dict.has(b"Matte"))
+    }
+}
+
+/// Samples to pixels through their colour space: scaled components with /Decode applied, or
+/// palette indices (decoded too) looked up in the palette.
+fn to_pixels(
+    raw: &[u8],
+    (width, height): (u32, u32),
+    bpc: u8,
+    space: &Space,
+    decode_array: Option<&[f32]>,
+) -> Option<(Pixels, Object)> {
+    let (data, channels, object) = match space {
+        Space::Device { components, object } => {
+            let mut data = samples::unpack(raw, (width, height), *components, bpc, true)?;
+            if let Some(decode_array) = decode_array {
+                samples::apply_decode(&mut data, *components, decode_array)?;
+            }
+            (data, *components, object.clone())
+        }
+        Space::Indexed {
+            base,
+            hival,
+            lookup,
+        } => {
+            let Space::Device { components, object } = base.as_ref() else {
+                return None;
+            };
+            let mut indices = samples::unpack(raw, (width, height), 1, bpc, false)?;
+            if let Some(decode_array) = decode_array {
+                samples::decode_indices(&mut indices, bpc, decode_array)?;
+            }
+            let data = samples::expand_indexed(&indices, *components, *hival, lookup);
+            (data, *components, object.clone())
+        }
+        Space::Opaque { .. } => return None,
+    };
+    Some((
+        Pixels {
+            data,
+            width,
+            height,
+            channels,
+        },
+        object,
+    ))
+}
+
+/// The samples Flate-coded again with a PNG predictor, everything else of the image kept.
+fn lossless(
+    stream: &Stream,
+    raw: &[u8],
+    dims: (u32, u32),
+    components: u8,
+    bpc: u8,
+) -> Option<Stream> {
+    let content = flate::deflate_predicted(raw, dims, components, bpc)?;
+    let mut dict = stream.dict.clone();
+    dict.set("Filter", "FlateDecode");
+    dict.set(
+        "DecodeParms",
+        flate::predictor_parms(dims.0, components, bpc),
+    );
+    Some(Stream::new(dict, content))
+}
+
+fn device_name(channels: u8) -> Option<&'static [u8]> {
+    match channels {
+        1 => Some(b"DeviceGray"),
+        3 => Some(b"DeviceRGB"),
+        4 => Some(b"DeviceCMYK"),
+        _ => None,
+    }
+}
+
+/// A /Decode array's numbers.
+fn numbers(object: &Object) -> Option<Vec<f32>> {
+    object
+        .as_array()
+        .ok()?
+        .iter()
+        .map(|o| o.as_float().ok())
+        .collect()
+}
+
+/// Reads an image the way [`Job::run`] does, at full size: for tests to compare what an image
+/// shows before and after.
+#[cfg(test)]
+pub fn read(doc: &Document, stream: &Stream, preset: Preset) -> Option<(Pixels, Object)> {
+    let job = Job {
+        doc,
+        shown: (0.0, 0.0),
+        role: Role::Image,
+        preset,
+        max_pixels: u64::MAX,
+    };
+    let dict = &stream.dict;
+    let width = u32::try_from(dict.get(b"Width").ok()?.as_i64().ok()?).ok()?;
+    let height = u32::try_from(dict.get(b"Height").ok()?.as_i64().ok()?).ok()?;
+    let filters = decode::filters(stream)?;
+    let jpx = filters.last().is_some_and(|f| f == b"JPXDecode");
+    let space = dict
+        .get(b"ColorSpace")
+        .ok()
+        .and_then(|o| space::parse(doc, o));
+    let bpc = u8::try_from(dict.get(b"BitsPerComponent").ok()?.as_i64().ok()?).ok()?;
+    let declared = Declared {
+        width,
+        height,
+        components: space.as_ref().map_or(4, Space::components),
+        bpc,
+        at_least: (width, height),
+    };
+    let decoded = decode::decode(stream, &filters, &declared)?;
+    let decode_array = dict.get(b"Decode").ok().and_then(numbers);
+    job.pixels(
+        decoded,
+        ((width, height), bpc),
+        space.as_ref(),
+        decode_array.as_deref(),
+        jpx,
+    )
+}

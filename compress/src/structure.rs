@@ -1,0 +1,265 @@
+//! Document structure: what no viewer draws is dropped, per preset, the way Ghostscript's
+//! presets (Distiller's settings) do. Page thumbnails (`/Thumb`: viewers draw their own) and
+//! private application data (`/PieceInfo`: Illustrator and InDesign keep whole editable copies
+//! there) go at every preset. Screen and ebook also drop the print-only parts: per-object XMP
+//! (`/Metadata` of pages, images and forms; the document's own stays), OPI proxies and
+//! alternate images, and the graphics state's transfer functions and UCR/black generation;
+//! printer drops halftones too, prepress keeps all of those. The document information and its
+//! XMP are kept at every preset: a title or an author is what a user would miss.
+
+use lopdf::{Dictionary, Document, Object, ObjectId};
+
+use super::Preset;
+
+/// Keys removed from a graphics state dictionary: (key, kept at printer, kept at prepress).
+const GRAPHICS_STATE: &[(&[u8], bool, bool)] = &[
+    (b"HT", false, true),
+    (b"TR", true, true),
+    (b"TR2", true, true),
+    (b"UCR", true, true),
+    (b"UCR2", true, true),
+    (b"BG", true, true),
+    (b"BG2", true, true),
+];
+
+/// Drops what the preset does not keep; returns how many entries went.
+pub fn clean(doc: &mut Document, preset: Preset) -> usize {
+    let print_only = matches!(preset, Preset::Screen | Preset::Ebook);
+    let catalog = doc.trailer.get(b"Root").and_then(Object::as_reference).ok();
+    let mut removed = 0;
+    for (&id, object) in doc.objects.iter_mut() {
+        let dict = match object {
+            Object::Dictionary(dict) => dict,
+            Object::Stream(stream) => &mut stream.dict,
+            _ => continue,
+        };
+        let mut keys: Vec<&[u8]> = vec![b"PieceInfo"];
+        match kind(dict) {
+            Kind::Page => {
+                keys.push(b"Thumb");
+                if print_only {
+                    keys.push(b"Metadata");
+                }
+            }
+            Kind::Image | Kind::Form if print_only => {
+                keys.extend([b"Metadata".as_slice(), b"OPI", b"Alternates"]);
+            }
+            _ if print_only && Some(id) != catalog && is_xmp_owner(dict) => {
+                keys.push(b"Metadata");
+            }
+            _ => {}
+        }
+        removed += keys
+            .into_iter()
+            .filter(|key| dict.remove(key).is_some())
+            .count();
+    }
+    // Graphics states: those written inline are cleaned on the way, those referenced after.
+    let mut found = Found::default();
+    for object in doc.objects.values_mut() {
+        removed += inline_graphics_states(object, preset, &mut found, 0);
+    }
+    // An /ExtGState entry may itself be a reference to the dictionary of states.
+    for list in found.lists {
+        if let Ok(states) = doc.get_dictionary(list) {
+            found
+                .states
+                .extend(states.iter().filter_map(|(_, s)| s.as_reference().ok()));
+        }
+    }
+    found.states.sort_unstable();
+    found.states.dedup();
+    for id in found.states {
+        if let Ok(state) = doc.get_dictionary_mut(id) {
+            removed += clean_graphics_state(state, preset);
+        }
+    }
+    removed
+}
+
+enum Kind {
+    Page,
+    Image,
+    Form,
+    Other,
+}
+
+fn kind(dict: &Dictionary) -> Kind {
+    let name = |key: &[u8]| dict.get(key).and_then(Object::as_name).ok();
+    match (name(b"Type"), name(b"Subtype")) {
+        (Some(b"Page"), _) => Kind::Page,
+        (_, Some(b"Image")) => Kind::Image,
+        (_, Some(b"Form")) => Kind::Form,
+        _ => Kind::Other,
+    }
+}
+
+/// Fonts' descriptors and other dictionaries may carry their own XMP too; only a stream
+/// reference is removed, never an entry named Metadata that is something else.
+fn is_xmp_owner(dict: &Dictionary) -> bool {
+    matches!(dict.get(b"Metadata"), Ok(Object::Reference(_)))
+        && !matches!(
+            dict.get(b"Type").and_then(Object::as_name),
+            Ok(b"Catalog" | b"Metadata")
+        )
+}
+
+/// Nested dictionaries deeper than this are not searched for resources.
+const MAX_DEPTH: usize = 32;
+
+/// Graphics states and dictionaries of them that resources reference.
+#[derive(Default)]
+struct Found {
+    states: Vec<ObjectId>,
+    lists: Vec<ObjectId>,
+}
+
+/// Cleans the graphics states written inline in any resource dictionary within `object` and
+/// collects the references found in `/ExtGState` entries.
+fn inline_graphics_states(
+    object: &mut Object,
+    preset: Preset,
+    found: &mut Found,
+    depth: usize,
+) -> usize {
+    if depth > MAX_DEPTH {
+        return 0;
+    }
+    let dict = match object {
+        Object::Dictionary(dict) => dict,
+        Object::Stream(stream) => &mut stream.dict,
+        Object::Array(items) => {
+            return items
+                .iter_mut()
+                .map(|item| inline_graphics_states(item, preset, found, depth + 1))
+                .sum();
+        }
+        _ => return 0,
+    };
+    let mut removed = 0;
+    for (key, value) in dict.iter_mut() {
+        if key.as_slice() != b"ExtGState" {
+            removed += inline_graphics_states(value, preset, found, depth + 1);
+            continue;
+        }
+        match value {
+            Object::Reference(id) => found.lists.push(*id),
+            Object::Dictionary(states) => {
+                for (_, state) in states.iter_mut() {
+                    match state {
+                        Object::Reference(id) => found.states.push(*id),
+                        Object::Dictionary(state) => {
+                            removed += clean_graphics_state(state, preset);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    removed
+}
+
+fn clean_graphics_state(state: &mut Dictionary, preset: Preset) -> usize {
+    GRAPHICS_STATE
+        .iter()
+        .filter(|(_, printer, prepress)| match preset {
+            Preset::Screen | Preset::Ebook => true,
+            Preset::Printer => !printer,
+            Preset::Prepress => !prepress,
+        })
+        .filter(|(key, _, _)| state.remove(key).is_some())
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use lopdf::{Stream, dictionary};
+
+    use super::*;
+
+    /// A page with a thumbnail, application data and its own XMP, drawing a form and an
+    /// image that carry XMP too, and a graphics state with a halftone and a transfer function.
+    fn document() -> (Document, ObjectId, ObjectId, ObjectId) {
+        let mut doc = Document::with_version("1.7");
+        let xmp = doc.add_object(Stream::new(
+            dictionary! {"Type" => "Metadata"},
+            b"<x/>".to_vec(),
+        ));
+        let thumb = doc.add_object(Stream::new(dictionary! {}, vec![0; 8]));
+        let image = doc.add_object(Stream::new(
+            dictionary! {"Subtype" => "Image", "Metadata" => xmp, "OPI" => dictionary! {}},
+            vec![0; 4],
+        ));
+        let state = doc.add_object(dictionary! {"HT" => "Default", "TR" => "Identity", "LW" => 2});
+        let pages = doc.new_object_id();
+        let page = doc.add_object(dictionary! {
+            "Type" => "Page",
+            "Parent" => pages,
+            "Thumb" => thumb,
+            "PieceInfo" => dictionary! {"Illustrator" => dictionary! {}},
+            "Metadata" => xmp,
+            "Resources" => dictionary! {
+                "XObject" => dictionary! {"Im0" => image},
+                "ExtGState" => dictionary! {"G0" => state, "G1" => dictionary! {"UCR" => "Default"}},
+            },
+        });
+        doc.objects.insert(
+            pages,
+            Object::Dictionary(
+                dictionary! {"Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1},
+            ),
+        );
+        let catalog =
+            doc.add_object(dictionary! {"Type" => "Catalog", "Pages" => pages, "Metadata" => xmp});
+        doc.trailer.set("Root", catalog);
+        (doc, page, image, state)
+    }
+
+    #[test]
+    fn every_preset_drops_thumbnails_and_application_data() {
+        let (mut doc, page, _, _) = document();
+        clean(&mut doc, Preset::Prepress);
+        let page = doc.get_dictionary(page).expect("page");
+        assert!(!page.has(b"Thumb") && !page.has(b"PieceInfo"));
+        // Prepress keeps the print parts.
+        assert!(page.has(b"Metadata"));
+    }
+
+    #[test]
+    fn screen_drops_print_parts_but_keeps_the_documents_metadata() {
+        let (mut doc, page, image, state) = document();
+        clean(&mut doc, Preset::Screen);
+        assert!(!doc.get_dictionary(page).expect("page").has(b"Metadata"));
+        let image = &doc
+            .get_object(image)
+            .expect("image")
+            .as_stream()
+            .expect("stream")
+            .dict;
+        assert!(!image.has(b"Metadata") && !image.has(b"OPI"));
+        let state = doc.get_dictionary(state).expect("state");
+        assert!(!state.has(b"HT") && !state.has(b"TR") && state.has(b"LW"));
+        let catalog = doc.catalog().expect("catalog");
+        assert!(catalog.has(b"Metadata"));
+        let inline = doc
+            .get_dictionary(page)
+            .and_then(|p| p.get_deref(b"Resources", &doc))
+            .and_then(Object::as_dict)
+            .and_then(|r| r.get(b"ExtGState"))
+            .and_then(Object::as_dict)
+            .and_then(|s| s.get(b"G1"))
+            .and_then(Object::as_dict)
+            .expect("inline state");
+        assert!(!inline.has(b"UCR"));
+    }
+
+    #[test]
+    fn printer_drops_halftones_only() {
+        let (mut doc, _, _, state) = document();
+        clean(&mut doc, Preset::Printer);
+        let state = doc.get_dictionary(state).expect("state");
+        assert!(!state.has(b"HT") && state.has(b"TR"));
+    }
+}

@@ -1,0 +1,280 @@
+//! Compression of real-world PDFs (.cache/compress-corpus, fetched by `scripts/setup.sh
+//! --corpus`: see scripts/fetch_corpus.py and the corpus's manifest.tsv) plus a few generated
+//! photo PDFs, through `POST /api/v1/process/compress-pdf` and through Ghostscript's pdfwrite
+//! with the same preset, in the same run. Goals for screen, ebook and printer: total size <= gs,
+//! median per-file size ratio <= 1.0, no file over 1.25x gs's size where gs's pages still look
+//! like the input, time <= 0.2x gs.
+//!
+//! Measured the simple way: one file after another for both (no concurrency, so Quire's one
+//! worker per core only helps inside a file), one run each. Pages are compared as rendered by
+//! pdftoppm at 50 dpi, the first `PAGES` of each file, when the page counts and sizes match.
+
+use std::{
+    collections::HashMap,
+    fmt::Write as _,
+    path::{Path, PathBuf},
+    process::Command,
+    time::Instant,
+};
+
+use crate::{
+    common::Server,
+    corpus_summary::{fmt_db, median, min, opt, ratio, summary},
+    curl_form,
+    pdf_fixtures::{A4, photo_jpeg, photo_pdf},
+    run,
+};
+
+/// Pages rendered per file for the PSNR: enough to see each kind of page of a manual, few enough
+/// that rendering stays a small part of the run.
+pub const PAGES: usize = 8;
+
+/// One rendered page: width, height, grey (luma) bytes: a third of RGB's memory for the whole
+/// corpus's pages held at once, and the PSNR of luma is what the eye mostly judges.
+type Page = (u32, u32, Vec<u8>);
+
+/// One file with one preset: its name, its size, what Quire and Ghostscript made of it.
+pub type Row = (String, u64, Outcome, Outcome);
+
+/// What one tool made of one file with one preset.
+#[derive(Default)]
+pub struct Outcome {
+    pub bytes: Option<u64>,
+    pub seconds: f64,
+    /// Per-page PSNR against the input; empty when the pages could not be compared.
+    pub psnr: Vec<f64>,
+    pub error: Option<String>,
+}
+
+pub fn corpus(server: &Server, dir: &Path) -> anyhow::Result<()> {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/compress-corpus");
+    anyhow::ensure!(
+        corpus.join(".done").exists(),
+        "no corpus in {}: run scripts/setup.sh --corpus",
+        corpus.display()
+    );
+    let producers = manifest(&corpus)?;
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&corpus)?
+        .map(|entry| entry.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    files.retain(|p| p.extension().is_some_and(|e| e == "pdf"));
+    files.sort();
+    // QUIRE_BENCH_CORPUS_SAMPLE=n keeps every n-th file, for a quicker look.
+    let sample: usize = std::env::var("QUIRE_BENCH_CORPUS_SAMPLE").map_or(Ok(1), |s| s.parse())?;
+    files = files.into_iter().step_by(sample.max(1)).collect();
+    files.extend(synthetic_photos(dir)?);
+    let presets =
+        std::env::var("QUIRE_BENCH_PRESETS").unwrap_or_else(|_| "screen,ebook,printer".to_owned());
+    println!(
+        "\nCompression of {} real-world PDFs (.cache/compress-corpus{}) and 3 generated photo \
+         PDFs, one file after another, Quire (HTTP) and Ghostscript pdfwrite in the same run",
+        files.len() - 3,
+        if sample > 1 {
+            format!(", every {sample}th file")
+        } else {
+            String::new()
+        }
+    );
+    let start = Instant::now();
+    let inputs: Vec<Vec<Page>> = files
+        .iter()
+        .map(|f| render(f, dir, "input").unwrap_or_default())
+        .collect();
+    let mut csv = String::from(
+        "preset,file,producer,input_bytes,quire_bytes,gs_bytes,quire_gs_ratio,quire_s,gs_s,\
+         quire_psnr_min,quire_psnr_median,gs_psnr_min,gs_psnr_median,error\n",
+    );
+    for preset in presets.split(',') {
+        let mut rows = Vec::new();
+        for (file, input) in files.iter().zip(&inputs) {
+            let quire_pdf = dir.join("corpus-quire.pdf");
+            let quire = measure(file, &quire_pdf, input, dir, |out| {
+                curl_form(
+                    server,
+                    "/api/v1/process/compress-pdf",
+                    file,
+                    &[&format!("quality={preset}")],
+                    Some(&out.to_path_buf()),
+                )
+                .map(drop)
+            });
+            let gs_pdf = dir.join("corpus-gs.pdf");
+            let gs = measure(file, &gs_pdf, input, dir, |out| {
+                // A timeout: Ghostscript can loop on a damaged file, and that is one more failure.
+                run(Command::new("timeout")
+                    .args([
+                        "600",
+                        "gs",
+                        "-q",
+                        "-dNOPAUSE",
+                        "-dBATCH",
+                        "-dSAFER",
+                        "-sDEVICE=pdfwrite",
+                    ])
+                    .arg(format!("-dPDFSETTINGS=/{preset}"))
+                    .arg("-o")
+                    .arg(out)
+                    .arg(file))
+            });
+            let name = file_name(file);
+            let producer = producers.get(&name).cloned().unwrap_or_default();
+            writeln!(
+                csv,
+                "{preset},{name},\"{}\",{},{},{},{},{:.3},{:.3},{},{},{},{},\"{}\"",
+                producer.replace('"', "'"),
+                std::fs::metadata(file)?.len(),
+                opt(quire.bytes),
+                opt(gs.bytes),
+                ratio(&quire, &gs).map_or(String::new(), |r| format!("{r:.3}")),
+                quire.seconds,
+                gs.seconds,
+                fmt_db(min(&quire.psnr)),
+                fmt_db(median(&quire.psnr)),
+                fmt_db(min(&gs.psnr)),
+                fmt_db(median(&gs.psnr)),
+                [&quire.error, &gs.error]
+                    .iter()
+                    .filter_map(|e| e.as_deref())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+                    .replace('"', "'"),
+            )?;
+            rows.push((name, std::fs::metadata(file)?.len(), quire, gs));
+        }
+        summary(preset, &rows);
+    }
+    let table = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-compress-corpus.csv");
+    std::fs::write(&table, csv)?;
+    println!(
+        "per-file table: {}; corpus part took {:.0} s",
+        table.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Runs `make` to write `out` from `input`, timing it, and compares the pages with the input's.
+fn measure(
+    input: &Path,
+    out: &Path,
+    input_pages: &[Page],
+    dir: &Path,
+    make: impl FnOnce(&Path) -> anyhow::Result<()>,
+) -> Outcome {
+    let _ = std::fs::remove_file(out);
+    let start = Instant::now();
+    let made = make(out);
+    let seconds = start.elapsed().as_secs_f64();
+    if let Err(e) = made {
+        let first_line = e.to_string().lines().next().unwrap_or_default().to_owned();
+        return Outcome {
+            seconds,
+            error: Some(format!("{}: {first_line}", file_name(input))),
+            ..Outcome::default()
+        };
+    }
+    let bytes = std::fs::metadata(out).map(|m| m.len()).ok();
+    let pages = render(out, dir, "output").unwrap_or_default();
+    let comparable = !input_pages.is_empty()
+        && pages.len() == input_pages.len()
+        && pages
+            .iter()
+            .zip(input_pages)
+            .all(|(a, b)| (a.0, a.1) == (b.0, b.1));
+    let psnr = if comparable {
+        pages
+            .iter()
+            .zip(input_pages)
+            .map(|(a, b)| psnr(&a.2, &b.2))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Outcome {
+        bytes,
+        seconds,
+        psnr,
+        error: None,
+    }
+}
+
+/// Three generated photo PDFs (what a phone or a scanner app makes): many, one big, small ones.
+fn synthetic_photos(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let sets: [(&str, u32, u32, u64); 3] = [
+        ("synthetic-photos-4x2400.pdf", 2400, 1700, 4),
+        ("synthetic-photo-1x4000.pdf", 4000, 3000, 1),
+        ("synthetic-photos-8x1200.pdf", 1200, 900, 8),
+    ];
+    sets.iter()
+        .map(|&(name, width, height, count)| {
+            let jpegs: Vec<_> = (0..count)
+                .map(|i| photo_jpeg(width, height, 100 + i))
+                .collect();
+            let path = dir.join(name);
+            std::fs::write(&path, photo_pdf(&jpegs, A4))?;
+            Ok(path)
+        })
+        .collect()
+}
+
+/// File name to "producer / creator", from the corpus's manifest.tsv.
+fn manifest(corpus: &Path) -> anyhow::Result<HashMap<String, String>> {
+    let text = std::fs::read_to_string(corpus.join("manifest.tsv"))?;
+    Ok(text
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let cols: Vec<&str> = line.split('\t').collect();
+            Some((
+                cols.first()?.to_string(),
+                format!("{} / {}", cols.get(4)?, cols.get(5)?),
+            ))
+        })
+        .collect())
+}
+
+/// The first `PAGES` pages of `pdf` rendered by pdftoppm at 50 dpi, in grey.
+fn render(pdf: &Path, dir: &Path, name: &str) -> anyhow::Result<Vec<Page>> {
+    let out = dir.join(format!("corpus-render-{name}"));
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out)?;
+    run(Command::new("pdftoppm")
+        .args(["-r", "50", "-l", &PAGES.to_string(), "-png"])
+        .arg(pdf)
+        .arg(out.join("p")))?;
+    // pdftoppm pads the page numbers to the width of the last one: sort by the number.
+    let mut files: Vec<(usize, PathBuf)> = std::fs::read_dir(&out)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter_map(|p| {
+            let stem = p.file_stem()?.to_str()?.to_owned();
+            Some((stem.strip_prefix("p-")?.parse().ok()?, p))
+        })
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|(_, path)| {
+            let image = image::open(path)?.into_luma8();
+            Ok((image.width(), image.height(), image.into_raw()))
+        })
+        .collect()
+}
+
+/// PSNR of one page, capped at 99 dB for identical pages so that medians stay finite.
+fn psnr(a: &[u8], b: &[u8]) -> f64 {
+    let squared: f64 = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| (f64::from(*x) - f64::from(*y)).powi(2))
+        .sum();
+    if squared == 0.0 {
+        return 99.0;
+    }
+    (10.0 * (255.0 * 255.0 / (squared / a.len() as f64)).log10()).min(99.0)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
