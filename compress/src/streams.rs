@@ -105,15 +105,20 @@ pub fn merge_duplicate_streams(doc: &mut Document) -> usize {
             }
         }
     }
-    if replace.is_empty() {
-        return 0;
+    if !replace.is_empty() {
+        redirect(doc, |id| replace.get(id).copied());
     }
+    replace.len()
+}
+
+/// Points every reference `to_original` maps at the object it names instead; the objects
+/// left unreferenced are dropped with the other unused objects.
+pub fn redirect(doc: &mut Document, to_original: impl Fn(&ObjectId) -> Option<ObjectId>) {
     doc.traverse_objects(|object| {
         if let Object::Reference(id) = object
-            && let Some(original) = replace.get(id)
+            && let Some(original) = to_original(id)
         {
-            *id = *original;
+            *id = original;
         }
     });
-    replace.len()
 }

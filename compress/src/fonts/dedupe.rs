@@ -58,12 +58,6 @@ pub fn merge_programs(doc: &mut Document) -> usize {
     if replace.is_empty() {
         return 0;
     }
-    doc.traverse_objects(|object| {
-        if let Object::Reference(id) = object
-            && let Some(original) = replace.get(id)
-        {
-            *id = *original;
-        }
-    });
+    crate::streams::redirect(doc, |id| replace.get(id).copied());
     replace.len()
 }

@@ -6,6 +6,14 @@
 //! alternate images, and the graphics state's transfer functions and UCR/black generation;
 //! printer drops halftones too, prepress keeps all of those. The document information and its
 //! XMP are kept at every preset: a title or an author is what a user would miss.
+//!
+//! Screen and ebook make a copy for screens (they turn CMYK into RGB, which PDF/X forbids), so
+//! a PDF/X file's print condition goes too, as with Ghostscript: the catalog's
+//! `/OutputIntents` (a CMYK profile of half a megabyte is common) and the PDF/X version claim
+//! in the document information and its XMP, so the copy does not claim to be what it is no
+//! longer. A PDF/A file keeps its output intent: PDF/A requires one.
+
+mod print_condition;
 
 use lopdf::{Dictionary, Document, Object, ObjectId};
 
@@ -73,6 +81,9 @@ pub fn clean(doc: &mut Document, preset: Preset) -> usize {
         if let Ok(state) = doc.get_dictionary_mut(id) {
             removed += clean_graphics_state(state, preset);
         }
+    }
+    if print_only {
+        removed += print_condition::drop(doc, catalog);
     }
     removed
 }
@@ -177,6 +188,7 @@ fn clean_graphics_state(state: &mut Dictionary, preset: Preset) -> usize {
 mod tests {
     use lopdf::{Stream, dictionary};
 
+    use super::print_condition::contains;
     use super::*;
 
     /// A page with a thumbnail, application data and its own XMP, drawing a form and an
@@ -253,6 +265,67 @@ mod tests {
             .and_then(Object::as_dict)
             .expect("inline state");
         assert!(!inline.has(b"UCR"));
+    }
+
+    #[test]
+    fn screen_drops_a_pdfx_print_condition_but_pdfa_keeps_its_intent() {
+        for (claim, kept) in [
+            (
+                "pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion",
+                false,
+            ),
+            ("pdfaid:part>2</pdfaid:part", true),
+        ] {
+            let (mut doc, _, _, _) = document();
+            let xmp =
+                format!("<x:xmpmeta><rdf:Description><{claim}></rdf:Description></x:xmpmeta>");
+            let xmp = doc.add_object(Stream::new(
+                dictionary! {"Type" => "Metadata"},
+                xmp.into_bytes(),
+            ));
+            let intent = doc.add_object(dictionary! {"Type" => "OutputIntent", "S" => "GTS_PDFX"});
+            let info = doc.add_object(dictionary! {"Title" => Object::string_literal("t"), "GTS_PDFXVersion" => Object::string_literal("PDF/X-4")});
+            doc.trailer.set("Info", info);
+            let catalog = doc
+                .trailer
+                .get(b"Root")
+                .and_then(Object::as_reference)
+                .expect("root");
+            let dict = doc.get_dictionary_mut(catalog).expect("catalog");
+            dict.set("Metadata", xmp);
+            dict.set("OutputIntents", vec![intent.into()]);
+            clean(&mut doc, Preset::Ebook);
+            let catalog = doc.get_dictionary(catalog).expect("catalog");
+            assert_eq!(catalog.has(b"OutputIntents"), kept);
+            let info = doc.get_dictionary(info).expect("info");
+            assert_eq!(info.has(b"GTS_PDFXVersion"), kept);
+            assert!(info.has(b"Title"));
+            let xml = &doc
+                .get_object(xmp)
+                .expect("xmp")
+                .as_stream()
+                .expect("stream")
+                .content;
+            assert_eq!(contains(xml, b"pdfaid"), kept);
+            assert!(!contains(xml, b"PDF/X-4"));
+        }
+        // Printer keeps the print condition.
+        let (mut doc, _, _, _) = document();
+        let intent = doc.add_object(dictionary! {"Type" => "OutputIntent"});
+        let catalog = doc
+            .trailer
+            .get(b"Root")
+            .and_then(Object::as_reference)
+            .expect("root");
+        doc.get_dictionary_mut(catalog)
+            .expect("catalog")
+            .set("OutputIntents", vec![intent.into()]);
+        clean(&mut doc, Preset::Printer);
+        assert!(
+            doc.get_dictionary(catalog)
+                .expect("catalog")
+                .has(b"OutputIntents")
+        );
     }
 
     #[test]

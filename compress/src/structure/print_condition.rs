@@ -1,0 +1,86 @@
+//! A PDF/X file's print condition, which screen and ebook copies drop (see the module above).
+
+use lopdf::{Document, Object, ObjectId};
+
+/// Removes the catalog's output intents and the PDF/X claims, unless the XMP says PDF/A.
+pub fn drop(doc: &mut Document, catalog: Option<ObjectId>) -> usize {
+    let Some(catalog) = catalog else {
+        return 0;
+    };
+    let xmp = doc
+        .get_dictionary(catalog)
+        .and_then(|c| c.get(b"Metadata"))
+        .and_then(Object::as_reference)
+        .ok();
+    let xml = xmp
+        .and_then(|id| doc.get_object(id).ok())
+        .and_then(|o| o.as_stream().ok())
+        .and_then(|s| s.decompressed_content_with_limit(MAX_XMP).ok());
+    if xml.as_ref().is_some_and(|x| contains(x, b"pdfaid:part")) {
+        return 0;
+    }
+    let mut removed = 0;
+    if let Ok(dict) = doc.get_dictionary_mut(catalog) {
+        removed += usize::from(dict.remove(b"OutputIntents").is_some());
+    }
+    if let Ok(info) = doc.trailer.get(b"Info").and_then(Object::as_reference)
+        && let Ok(info) = doc.get_dictionary_mut(info)
+    {
+        for key in [b"GTS_PDFXVersion".as_slice(), b"GTS_PDFXConformance"] {
+            removed += usize::from(info.remove(key).is_some());
+        }
+    }
+    if let (Some(id), Some(xml)) = (xmp, xml)
+        && let Some(cleaned) = without_pdfx_claim(&xml)
+        && let Ok(Object::Stream(stream)) = doc.get_object_mut(id)
+    {
+        stream.dict.remove(b"Filter");
+        stream.dict.remove(b"DecodeParms");
+        stream.set_content(cleaned);
+        removed += 1;
+    }
+    removed
+}
+
+/// Largest XMP packet read.
+const MAX_XMP: usize = 4 << 20;
+
+pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// The XMP without its PDF/X version and conformance properties, written either as elements
+/// or as attributes; `None` when it has none.
+fn without_pdfx_claim(xml: &[u8]) -> Option<Vec<u8>> {
+    let mut out = xml.to_vec();
+    let mut changed = false;
+    for property in [
+        "pdfxid:GTS_PDFXVersion",
+        "pdfx:GTS_PDFXVersion",
+        "pdfx:GTS_PDFXConformance",
+    ] {
+        let open = format!("<{property}>");
+        let close = format!("</{property}>");
+        while let Some(start) = find(&out, open.as_bytes()) {
+            let Some(end) = find(&out[start..], close.as_bytes()) else {
+                break;
+            };
+            out.drain(start..start + end + close.len());
+            changed = true;
+        }
+        let attribute = format!(" {property}=\"");
+        while let Some(start) = find(&out, attribute.as_bytes()) {
+            let value = start + attribute.len();
+            let Some(end) = out[value..].iter().position(|&b| b == b'"') else {
+                break;
+            };
+            out.drain(start..value + end + 1);
+            changed = true;
+        }
+    }
+    changed.then_some(out)
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
