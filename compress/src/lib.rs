@@ -1,7 +1,9 @@
 //! PDF compression on lopdf, no Ghostscript. Presets follow Ghostscript's `-dPDFSETTINGS`
-//! names: images are downsampled by their largest displayed size and re-encoded, Flate streams
-//! recompressed at the best level, identical streams merged, unused objects dropped, and the
-//! file written with object streams and a cross-reference stream. Runs in a worker process: lopdf
+//! names: what no viewer draws is dropped (structure), embedded fonts are cut to the glyphs
+//! shown (fonts), images are downsampled by their largest displayed size and re-encoded
+//! (images), other streams recompressed as Flate at the best level, identical streams merged,
+//! unused objects dropped, and the file written with object streams and a cross-reference
+//! stream. Runs in a worker process: lopdf
 //! holds the whole file in memory, and a hostile file must only cost that worker.
 //!
 //! A crate of its own, with no async runtime or service code, so that it builds and tests in
@@ -70,9 +72,9 @@ pub fn compress(
     if doc.get_pages().is_empty() {
         return Err(CompressError::InvalidFile("the PDF has no pages".into()));
     }
+    let cleaned = structure::clean(&mut doc, preset);
     // Merged first so that an image stored more than once is re-encoded once, at the largest
     // size any of its copies is drawn; merged again for streams recompression made identical.
-    let cleaned = structure::clean(&mut doc, preset);
     let mut merged = streams::merge_duplicate_streams(&mut doc);
     let fonts = fonts::subset_fonts(&mut doc);
     let sizes = displayed::displayed_sizes(&doc);
