@@ -23,9 +23,9 @@ mod tests;
 
 use std::collections::{BTreeSet, HashMap};
 
+use super::encodings::STANDARD;
 use cff::{dict_f64, dict_int, dict_num_text, dict_op};
 use charstring::Outline;
-use names::STANDARD_ENCODING;
 use ps::{FontDict, Value};
 
 /// A parsed Type 1 font: dictionaries and decrypted charstrings.
@@ -90,10 +90,10 @@ impl Type1Font {
     /// own /Encoding array).
     pub fn builtin_name(&self, code: u8) -> Option<&[u8]> {
         let name = match &self.dict.encoding {
-            None => Some(STANDARD_ENCODING[usize::from(code)].as_bytes()),
+            None => Some(STANDARD[usize::from(code)]),
             Some(enc) => enc[usize::from(code)].as_deref(),
         };
-        name.filter(|n| *n != b".notdef")
+        name.filter(|n| !n.is_empty() && *n != b".notdef")
     }
 
     /// A bare CFF font program for FontFile3 /Subtype /Type1C with the glyphs named in
@@ -132,9 +132,9 @@ impl Type1Font {
             })?;
             if let Some(s) = outline.seac {
                 for c in [s[2], s[3]] {
-                    let comp = STANDARD_ENCODING
+                    let comp = STANDARD
                         .get(c as usize)
-                        .map(|n| n.as_bytes())
+                        .copied()
                         .filter(|n| by_name.contains_key(n))
                         .ok_or_else(|| Type1Error::MissingComponent(format!("{c}")))?;
                     todo.push(comp);

@@ -1,4 +1,4 @@
-//! CFF standard strings (SIDs 0-390) and Adobe StandardEncoding.
+//! CFF standard strings (SIDs 0-390); Adobe StandardEncoding is `fonts::encodings::STANDARD`.
 
 /// The 391 predefined CFF strings; a name's index is its SID.
 #[rustfmt::skip]
@@ -57,38 +57,4 @@ pub(crate) const STANDARD_STRINGS: [&str; 391] = [
     "Ucircumflexsmall", "Udieresissmall", "Yacutesmall", "Thornsmall", "Ydieresissmall",
     "001.000", "001.001", "001.002", "001.003", "Black", "Bold", "Book", "Light", "Medium",
     "Regular", "Roman", "Semibold",
-];
-
-/// Adobe StandardEncoding: glyph name for each code (`.notdef` = none).
-#[rustfmt::skip]
-pub(crate) const STANDARD_ENCODING: [&str; 256] = [
-    ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef",
-    ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef",
-    ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef",
-    ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef",
-    "space", "exclam", "quotedbl", "numbersign", "dollar", "percent", "ampersand", "quoteright",
-    "parenleft", "parenright", "asterisk", "plus", "comma", "hyphen", "period", "slash", "zero",
-    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "colon",
-    "semicolon", "less", "equal", "greater", "question", "at", "A", "B", "C", "D", "E", "F",
-    "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S", "T", "U", "V", "W", "X",
-    "Y", "Z", "bracketleft", "backslash", "bracketright", "asciicircum", "underscore",
-    "quoteleft", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p",
-    "q", "r", "s", "t", "u", "v", "w", "x", "y", "z", "braceleft", "bar", "braceright",
-    "asciitilde", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef",
-    ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef",
-    ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef",
-    ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef",
-    ".notdef", ".notdef", ".notdef", "exclamdown", "cent", "sterling", "fraction", "yen",
-    "florin", "section", "currency", "quotesingle", "quotedblleft", "guillemotleft",
-    "guilsinglleft", "guilsinglright", "fi", "fl", ".notdef", "endash", "dagger", "daggerdbl",
-    "periodcentered", ".notdef", "paragraph", "bullet", "quotesinglbase", "quotedblbase",
-    "quotedblright", "guillemotright", "ellipsis", "perthousand", ".notdef", "questiondown",
-    ".notdef", "grave", "acute", "circumflex", "tilde", "macron", "breve", "dotaccent",
-    "dieresis", ".notdef", "ring", "cedilla", ".notdef", "hungarumlaut", "ogonek", "caron",
-    "emdash", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef",
-    ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef", ".notdef",
-    ".notdef", "AE", ".notdef", "ordfeminine", ".notdef", ".notdef", ".notdef", ".notdef",
-    "Lslash", "Oslash", "OE", "ordmasculine", ".notdef", ".notdef", ".notdef", ".notdef",
-    ".notdef", "ae", ".notdef", ".notdef", ".notdef", "dotlessi", ".notdef", ".notdef",
-    "lslash", "oslash", "oe", "germandbls", ".notdef", ".notdef", ".notdef", ".notdef",
 ];
