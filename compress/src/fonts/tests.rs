@@ -65,28 +65,21 @@ fn document(font: ObjectId, da_font: ObjectId, doc: &mut Document, texts: [&str;
         "DA" => Object::string_literal("/Mono 10 Tf 0 g"),
         "AP" => dictionary! { "N" => appearance },
     });
-    let pages_id = doc.new_object_id();
-    let page = doc.add_object(dictionary! {
-        "Type" => "Page", "Parent" => pages_id,
-        "MediaBox" => vec![0.into(), 0.into(), 200.into(), 200.into()],
-        "Contents" => page_content,
-        "Resources" => dictionary! { "Font" => fonts, "XObject" => dictionary! { "X1" => form } },
-        "Annots" => vec![widget.into()],
-    });
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(
-            dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 },
-        ),
-    );
-    let catalog = doc.add_object(dictionary! {
-        "Type" => "Catalog", "Pages" => pages_id,
-        "AcroForm" => dictionary! {
-            "Fields" => vec![widget.into()],
-            "DR" => dictionary! { "Font" => dictionary! { "Mono" => da_font } },
+    one_page(
+        doc,
+        dictionary! {
+            "MediaBox" => vec![0.into(), 0.into(), 200.into(), 200.into()],
+            "Contents" => page_content,
+            "Resources" => dictionary! { "Font" => fonts, "XObject" => dictionary! { "X1" => form } },
+            "Annots" => vec![widget.into()],
         },
-    });
-    doc.trailer.set("Root", catalog);
+        dictionary! {
+            "AcroForm" => dictionary! {
+                "Fields" => vec![widget.into()],
+                "DR" => dictionary! { "Font" => dictionary! { "Mono" => da_font } },
+            },
+        },
+    );
 }
 
 fn program(doc: &Document, font: ObjectId) -> (ObjectId, Vec<u8>) {
@@ -173,20 +166,15 @@ fn identical_programs_are_merged_and_subset_once() {
         Dictionary::new(),
         b"BT /F1 12 Tf (ab) Tj /F2 12 Tf (yz) Tj ET".to_vec(),
     ));
-    let pages_id = doc.new_object_id();
-    let page = doc.add_object(dictionary! {
-        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
-        "MediaBox" => vec![0.into(), 0.into(), 200.into(), 200.into()],
-        "Resources" => dictionary! { "Font" => fonts },
-    });
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(
-            dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 },
-        ),
+    one_page(
+        &mut doc,
+        dictionary! {
+            "Contents" => content,
+            "MediaBox" => vec![0.into(), 0.into(), 200.into(), 200.into()],
+            "Resources" => dictionary! { "Font" => fonts },
+        },
+        Dictionary::new(),
     );
-    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    doc.trailer.set("Root", catalog);
 
     assert_eq!(subset_fonts(&mut doc), 1);
     let (first_file, data) = program(&doc, first);
@@ -206,19 +194,14 @@ fn fonts_used_in_unreadable_content_stay_whole() {
     let font = add_font(&mut doc, &sans);
     // Text shown without any font set: the font it uses cannot be known.
     let content = doc.add_object(Stream::new(Dictionary::new(), b"BT (abc) Tj ET".to_vec()));
-    let pages_id = doc.new_object_id();
-    let page = doc.add_object(dictionary! {
-        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
-        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
-    });
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(
-            dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 },
-        ),
+    one_page(
+        &mut doc,
+        dictionary! {
+            "Contents" => content,
+            "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+        },
+        Dictionary::new(),
     );
-    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    doc.trailer.set("Root", catalog);
     assert_eq!(subset_fonts(&mut doc), 0);
 }
 
@@ -254,19 +237,14 @@ fn type0_identity_h_keeps_the_glyphs_of_its_cids() {
     ops.extend(shown.iter().flat_map(|b| format!("{b:02X}").into_bytes()));
     ops.extend_from_slice(b"> Tj ET");
     let content = doc.add_object(Stream::new(Dictionary::new(), ops));
-    let pages_id = doc.new_object_id();
-    let page = doc.add_object(dictionary! {
-        "Type" => "Page", "Parent" => pages_id, "Contents" => content,
-        "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
-    });
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(
-            dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 },
-        ),
+    one_page(
+        &mut doc,
+        dictionary! {
+            "Contents" => content,
+            "Resources" => dictionary! { "Font" => dictionary! { "F1" => font } },
+        },
+        Dictionary::new(),
     );
-    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
-    doc.trailer.set("Root", catalog);
 
     assert_eq!(subset_fonts(&mut doc), 1);
     let Ok(Object::Stream(stream)) = doc.get_object(file_id) else {
@@ -279,4 +257,22 @@ fn type0_identity_h_keeps_the_glyphs_of_its_cids() {
         assert!(has_outline(&face, c), "{c} lost its outline");
     }
     assert!(!has_outline(&face, 'w'));
+}
+
+/// Makes `page` the document's only page and `catalog` its catalog (with the page tree).
+fn one_page(doc: &mut Document, mut page: Dictionary, mut catalog: Dictionary) {
+    let pages_id = doc.new_object_id();
+    page.set("Type", "Page");
+    page.set("Parent", pages_id);
+    let page = doc.add_object(page);
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(
+            dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 },
+        ),
+    );
+    catalog.set("Type", "Catalog");
+    catalog.set("Pages", pages_id);
+    let catalog = doc.add_object(catalog);
+    doc.trailer.set("Root", catalog);
 }
