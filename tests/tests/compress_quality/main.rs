@@ -6,21 +6,20 @@
 //! holding all of these, on the pypdf and pikepdf corpora (.cache/pdf-corpus) and on the
 //! compression corpus (.cache/compress-corpus); and a decompression bomb behind a filter chain
 //! gets an answer, never a 5xx.
+//!
+//! harness.rs sends one file and compares; corpus.rs runs whole corpora.
 
-use std::{
-    path::{Path, PathBuf},
-    time::{Duration, Instant},
-};
+mod corpus;
+mod harness;
 
-use futures::StreamExt;
-use quire_core::quota::Plan;
+use std::time::{Duration, Instant};
+
 use quire_e2e::{
-    Db, Stack,
     compress_fixtures::{BombIn, RICH_TEXT, ZeroBomb, bomb_pdf, rich_pdf},
-    file_form,
-    pdf_check::{self, Facts, Measured, compare, normalise},
+    pdf_check::{self, compare, normalise},
 };
-use reqwest::Client;
+
+use harness::{Outcome, check_one, compress, server};
 
 const PRESETS: [&str; 4] = ["screen", "ebook", "printer", "prepress"];
 
@@ -44,139 +43,6 @@ const PRESETS: [&str; 4] = ["screen", "ebook", "printer", "prepress"];
 ///   what today's compressor holds, so that tomorrow's may not do worse.
 const GENERATED_FLOORS: [f64; 4] = [35.0, 45.0, 35.0, 35.0];
 const CORPUS_FLOORS: [f64; 4] = [23.0, 32.0, 35.0, 35.0];
-
-/// Far above any single file's time; reaching it means a hang.
-const HANG: Duration = Duration::from_secs(240);
-
-/// A compression through the endpoint: `Ok(pdf)` for a 200 (whose headers are checked),
-/// `Err((status, problem code))` otherwise.
-async fn compress(
-    Server { stack, key, client }: &Server,
-    name: &str,
-    pdf: &[u8],
-    preset: &str,
-) -> Result<Vec<u8>, (u16, String)> {
-    let form = file_form(name, pdf.to_vec()).text("quality", preset.to_owned());
-    let response = client
-        .post(stack.url("/api/v1/process/compress-pdf"))
-        .bearer_auth(key)
-        .multipart(form)
-        .send()
-        .await
-        .map_err(|e| (0, format!("request failed: {e}")))?;
-    let status = response.status().as_u16();
-    let size = |header: &str| {
-        response
-            .headers()
-            .get(header)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok())
-    };
-    let (original, compressed) = (size("x-original-size"), size("x-compressed-size"));
-    let body = response
-        .bytes()
-        .await
-        .map_err(|e| (0, format!("body cut off after status {status}: {e}")))?;
-    if status != 200 {
-        let code = serde_json::from_slice::<serde_json::Value>(&body)
-            .ok()
-            .and_then(|b| b["code"].as_str().map(str::to_owned))
-            .unwrap_or_default();
-        return Err((status, code));
-    }
-    if original != Some(pdf.len() as u64) || compressed != Some(body.len() as u64) {
-        return Err((
-            status,
-            format!(
-                "size headers {original:?} -> {compressed:?} do not match {} -> {} bytes",
-                pdf.len(),
-                body.len()
-            ),
-        ));
-    }
-    Ok(body.to_vec())
-}
-
-/// Compresses `pdf` at `preset` and compares the output with `input`: every difference, each
-/// naming `name`, the preset, the page and the fact.
-async fn check_one(
-    server: &Server,
-    name: &str,
-    pdf: &[u8],
-    input: &Facts,
-    preset: usize,
-    floors: &[f64; 4],
-) -> Outcome {
-    let (floor, preset) = (floors[preset], PRESETS[preset]);
-    let label = format!("{name} [{preset}]");
-    let output = match compress(server, name, pdf, preset).await {
-        Ok(output) => output,
-        Err((status, code)) if status >= 500 || status == 0 => {
-            return Outcome::failed(format!("{label}: answered {status} {code}"));
-        }
-        Err((status, code)) => return Outcome::Refused(format!("{status} {code}")),
-    };
-    let mut diffs = Vec::new();
-    if output.len() > pdf.len() {
-        diffs.push(format!(
-            "{label}: the output is larger: {} -> {} bytes",
-            pdf.len(),
-            output.len()
-        ));
-    }
-    let size = output.len();
-    let measured = match pdf_check::facts(output).await {
-        Ok(facts) => {
-            let (more, measured) = compare(&label, input, &facts, floor);
-            diffs.extend(more);
-            measured
-        }
-        Err(e) => {
-            diffs.push(format!("{label}: the output is unreadable: {e}"));
-            Measured::default()
-        }
-    };
-    Outcome::Compared {
-        diffs,
-        measured,
-        saved: 1.0 - size as f64 / pdf.len() as f64,
-    }
-}
-
-enum Outcome {
-    Compared {
-        diffs: Vec<String>,
-        measured: Measured,
-        /// Share of the input's size saved.
-        saved: f64,
-    },
-    /// A 4xx answer, documented (invalid-file, too-many-pixels, unprocessable-file...).
-    Refused(String),
-}
-
-impl Outcome {
-    fn failed(diff: String) -> Outcome {
-        Outcome::Compared {
-            diffs: vec![diff],
-            measured: Measured::default(),
-            saved: 0.0,
-        }
-    }
-}
-
-/// A stack, a key on the Pro plan and an HTTP client.
-struct Server {
-    stack: Stack,
-    key: String,
-    client: Client,
-}
-
-async fn server() -> Server {
-    let stack = Stack::start(Db::Sqlite).await;
-    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
-    let client = Client::builder().timeout(HANG).build().unwrap();
-    Server { stack, key, client }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_generated_pdf_keeps_every_fact_at_every_preset() {
@@ -285,126 +151,6 @@ async fn the_checker_names_the_file_page_and_fact_that_differ() {
             && diffs[0].contains(" chars vs 0, first difference at char 0"),
         "{diffs:?}"
     );
-}
-
-/// The PDFs of a corpus directory, sorted; `None` when it is missing or holds none.
-fn corpus(dir: &str) -> Option<Vec<PathBuf>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(dir);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .ok()?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdf")))
-        .collect();
-    files.sort();
-    (!files.is_empty()).then_some(files)
-}
-
-/// Every PDFium-readable file of `files`, each at one preset in turn (file i, in name order,
-/// at preset i mod 4), so that a corpus costs one compression per file (both corpora: about
-/// 4 minutes of CPU in a debug build); with `QUIRE_TEST_COMPRESS_ALL_PRESETS=1`, every file at
-/// every preset, four times that. Renders cover each file's first pages
-/// (`pdf_check::MAX_RENDERED_PAGES`); every other fact covers every page. Panics listing every
-/// difference.
-async fn check_corpus(files: Vec<PathBuf>) {
-    let started = Instant::now();
-    let server = server().await;
-    let all = std::env::var_os("QUIRE_TEST_COMPRESS_ALL_PRESETS").is_some_and(|v| v == "1");
-    let jobs = futures::stream::iter(files.into_iter().enumerate())
-        .map(|(index, file)| {
-            let presets: Vec<usize> = if all {
-                (0..PRESETS.len()).collect()
-            } else {
-                vec![index % PRESETS.len()]
-            };
-            let server = &server;
-            async move {
-                let name = file.file_name().unwrap().to_string_lossy().into_owned();
-                let pdf = std::fs::read(&file).unwrap();
-                // What PDFium cannot open is not compared (pdf_corpus.rs covers its answers).
-                let Ok(input) = pdf_check::facts(pdf.clone()).await else {
-                    return (name, Vec::new());
-                };
-                let mut outcomes = Vec::new();
-                for preset in presets {
-                    let outcome =
-                        check_one(server, &name, &pdf, &input, preset, &CORPUS_FLOORS).await;
-                    outcomes.push((PRESETS[preset], outcome));
-                }
-                (name, outcomes)
-            }
-        })
-        .buffer_unordered(2)
-        .collect::<Vec<_>>()
-        .await;
-
-    let mut failures = Vec::new();
-    let mut skipped = 0;
-    let mut refused = std::collections::BTreeMap::<String, Vec<String>>::new();
-    let mut lowest = std::collections::BTreeMap::<&str, (f64, String)>::new();
-    for (name, outcomes) in &jobs {
-        if outcomes.is_empty() {
-            skipped += 1;
-        }
-        for (preset, outcome) in outcomes {
-            match outcome {
-                Outcome::Compared {
-                    diffs,
-                    measured,
-                    saved,
-                } => {
-                    failures.extend(diffs.iter().cloned());
-                    if let Some((page, db)) = measured.worst() {
-                        println!(
-                            "{name} [{preset}]: {:.1}% saved, lowest PSNR {db:.2} dB (page {page})",
-                            saved * 100.0
-                        );
-                        let entry = lowest
-                            .entry(preset)
-                            .or_insert((f64::INFINITY, String::new()));
-                        if db < entry.0 || entry.1.is_empty() {
-                            *entry = (db, format!("{name} page {page}"));
-                        }
-                    }
-                }
-                Outcome::Refused(answer) => refused
-                    .entry(format!("{preset} {answer}"))
-                    .or_default()
-                    .push(name.clone()),
-            }
-        }
-    }
-    println!(
-        "{} files, {skipped} not readable by PDFium and skipped, in {:.0?}",
-        jobs.len(),
-        started.elapsed()
-    );
-    for (preset, (db, at)) in &lowest {
-        println!("lowest PSNR at {preset}: {db:.2} dB ({at})");
-    }
-    for (answer, names) in &refused {
-        println!("refused, {answer}: {}", names.join(", "));
-    }
-    assert!(
-        failures.is_empty(),
-        "{} differences:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_pypdf_and_pikepdf_corpora_keep_every_fact() {
-    let files = corpus(".cache/pdf-corpus")
-        .expect(".cache/pdf-corpus is missing or empty: run scripts/setup.sh --tests");
-    check_corpus(files).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_compression_corpus_keeps_every_fact() {
-    let files = corpus(".cache/compress-corpus")
-        .expect(".cache/compress-corpus is missing or empty: run scripts/setup.sh --tests");
-    check_corpus(files).await;
 }
 
 #[test]
