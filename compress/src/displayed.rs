@@ -6,10 +6,10 @@ use std::collections::HashMap;
 
 use lopdf::{Dictionary, Document, Object, ObjectId, content::Content};
 
+use crate::streams::MAX_DECODED;
+
 /// Form XObjects nested deeper than this are not followed.
 const MAX_DEPTH: usize = 12;
-/// Content bytes one page may decode to (a bomb in a content stream is not followed).
-const MAX_CONTENT: usize = 256 * 1024 * 1024;
 
 /// Width and height in points, the largest seen for each image.
 pub type DisplayedSizes = HashMap<ObjectId, (f32, f32)>;
@@ -20,7 +20,7 @@ const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
 pub fn displayed_sizes(doc: &Document) -> DisplayedSizes {
     let mut sizes = DisplayedSizes::new();
     for page_id in doc.get_pages().into_values() {
-        let Ok(content) = doc.get_page_content_with_limit(page_id, MAX_CONTENT) else {
+        let Ok(content) = doc.get_page_content_with_limit(page_id, MAX_DECODED) else {
             continue;
         };
         let resources = page_resources(doc, page_id);
@@ -101,7 +101,7 @@ fn walk(
                                 .collect(),
                             Err(_) => resources.to_vec(),
                         };
-                        let Ok(form_content) = stream.decompressed_content_with_limit(MAX_CONTENT)
+                        let Ok(form_content) = stream.decompressed_content_with_limit(MAX_DECODED)
                         else {
                             continue;
                         };

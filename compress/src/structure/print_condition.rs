@@ -46,7 +46,7 @@ pub fn drop(doc: &mut Document, catalog: Option<ObjectId>) -> usize {
 const MAX_XMP: usize = 4 << 20;
 
 pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
+    find(haystack, needle).is_some()
 }
 
 /// The XMP without its PDF/X version and conformance properties, written either as elements

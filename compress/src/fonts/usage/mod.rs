@@ -7,12 +7,12 @@ use std::collections::{HashMap, HashSet};
 
 use lopdf::{Dictionary, Document, Object, ObjectId, content::Content};
 
+use crate::streams::MAX_DECODED;
+
 mod annots;
 
 /// Form XObjects nested deeper than this are not followed (their fonts stay whole).
 const MAX_DEPTH: usize = 12;
-/// Bytes one content stream may decode to.
-const MAX_CONTENT: usize = 256 * 1024 * 1024;
 /// Content streams walked in all. Forms and patterns that draw one another can be reached
 /// along very many paths; past this the usage is unknown and every program stays whole.
 const MAX_VISITS: usize = 20_000;
@@ -42,7 +42,7 @@ pub fn collect(doc: &Document) -> Usage {
     };
     for page_id in doc.get_pages().into_values() {
         let resources = page_resources(doc, page_id);
-        match doc.get_page_content_with_limit(page_id, MAX_CONTENT) {
+        match doc.get_page_content_with_limit(page_id, MAX_DECODED) {
             Ok(content) => walker.walk(&content, &resources, None, 0),
             Err(_) => walker.all_whole(&resources),
         }
@@ -231,7 +231,7 @@ impl<'a> Walker<'a> {
             font.map(|f| self.usage.whole.insert(f));
             return;
         }
-        match stream.decompressed_content_with_limit(MAX_CONTENT) {
+        match stream.decompressed_content_with_limit(MAX_DECODED) {
             Ok(content) => self.walk(&content, &resources, font, depth),
             Err(_) => {
                 self.all_whole(&resources);
