@@ -1,7 +1,7 @@
 //! PDF compression on lopdf, no Ghostscript. Presets follow Ghostscript's `-dPDFSETTINGS`
 //! names: what no viewer draws is dropped (structure), embedded fonts are cut to the glyphs
 //! shown (fonts), images are downsampled by their largest displayed size and re-encoded
-//! (images), other streams recompressed as Flate at the best level, identical streams merged,
+//! (images), other streams recompressed as Flate, identical streams merged,
 //! unused objects dropped, and the file written with object streams and a cross-reference
 //! stream. Runs in a worker process: lopdf
 //! holds the whole file in memory, and a hostile file must only cost that worker.
@@ -9,6 +9,7 @@
 //! A crate of its own, with no async runtime or service code, so that it builds and tests in
 //! seconds and its bench can run it straight on a corpus.
 
+mod appearances;
 mod displayed;
 mod fonts;
 mod images;
@@ -99,7 +100,7 @@ pub fn compress(
     let options = SaveOptions::builder()
         .use_object_streams(true)
         .use_xref_streams(true)
-        .compression_level(9)
+        .compression_level(streams::LEVEL)
         .build();
     doc.save_with_options(&mut file, options)
         .map_err(|e| CompressError::Io(format!("cannot write the PDF: {e}")))?;

@@ -1,5 +1,5 @@
 //! Stream-level savings: Flate streams (and LZW, ASCII85, ASCIIHex, RunLength chains)
-//! recompressed as Flate at the best level, plain streams compressed, and byte-identical streams merged into one object.
+//! recompressed as Flate, plain streams compressed, and byte-identical streams merged into one object.
 
 use foldhash::{HashMap, HashMapExt};
 use lopdf::{Document, Object, ObjectId};
@@ -10,6 +10,11 @@ use super::CompressError;
 /// over it is a decompression bomb, and the job stops there rather than skip it, so the
 /// answer says the file is hostile (422) instead of quietly handing it back.
 pub const MAX_DECODED: usize = 256 * 1024 * 1024;
+
+/// The zlib level of every Flate stream written: zlib's default. Level 9 measured 0.1 % smaller
+/// on the real-world corpus at ebook (16.45 against 16.48 MB) for 1.8x the time (15.1 against
+/// 8.5 s); deflate's longest-match search was half of all the time spent.
+pub const LEVEL: u32 = 6;
 
 /// Filters lopdf decodes; a stream made only of these can be re-encoded as plain Flate.
 const TRANSPORT: [&[u8]; 5] = [
@@ -48,7 +53,7 @@ pub fn recompress_streams(doc: &mut Document) -> Result<usize, CompressError> {
                 Err(_) => continue,
             }
         };
-        let Ok(packed) = deflate_best(&plain) else {
+        let Ok(packed) = deflate(&plain) else {
             continue;
         };
         if packed.len() < stream.content.len() {
@@ -76,11 +81,11 @@ pub fn bomb() -> CompressError {
     ))
 }
 
-fn deflate_best(data: &[u8]) -> std::io::Result<Vec<u8>> {
+fn deflate(data: &[u8]) -> std::io::Result<Vec<u8>> {
     use std::io::Write;
     let mut encoder = flate2::write::ZlibEncoder::new(
         Vec::with_capacity(data.len() / 2),
-        flate2::Compression::best(),
+        flate2::Compression::new(LEVEL),
     );
     encoder.write_all(data)?;
     encoder.finish()

@@ -23,9 +23,13 @@ pub enum Format {
 
 /// Tables the subsetter would drop but a renderer could draw glyphs from: such fonts stay
 /// whole.
-const PICTURE_TABLES: [&[u8; 4]; 7] = [
-    b"COLR", b"CPAL", b"sbix", b"CBDT", b"EBDT", b"SVG ", b"bdat",
-];
+const PICTURE_TABLES: [&[u8; 4]; 5] = [b"COLR", b"CPAL", b"sbix", b"CBDT", b"SVG "];
+
+/// Monochrome bitmap strikes: a renderer draws them only where the font has no outlines (PDF
+/// viewers load glyphs as outlines; PDFium asks FreeType for no bitmaps). Word embeds Calibri
+/// and Cambria with them; such a font with `glyf` or `CFF ` is subset like any other.
+const BITMAP_TABLES: [&[u8; 4]; 2] = [b"EBDT", b"bdat"];
+const OUTLINE_TABLES: [&[u8; 4]; 3] = [b"glyf", b"CFF ", b"CFF2"];
 
 /// Why a program was kept as it was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +55,8 @@ pub fn subset(format: Format, data: &[u8], glyphs: &BTreeSet<u16>) -> Result<Vec
     }
     .ok_or(Kept::Unreadable)?;
     let tables = directory(&sfnt).ok_or(Kept::Unreadable)?;
-    if tables.iter().any(|(tag, _)| PICTURE_TABLES.contains(&tag)) {
+    let has = |set: &[&[u8; 4]]| tables.iter().any(|(tag, _)| set.contains(&tag));
+    if has(&PICTURE_TABLES) || (has(&BITMAP_TABLES) && !has(&OUTLINE_TABLES)) {
         return Err(Kept::Pictures);
     }
     let count = glyph_count(format, data).ok_or(Kept::Unreadable)?;
@@ -277,5 +282,41 @@ impl OutlineBuilder for Recorder {
     }
     fn close(&mut self) {
         self.0.push((b'Z', [0.0; 6]));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// DejaVu Sans with one more table, or without `glyf` (a bitmap-only font).
+    fn dejavu_with(extra: &[u8; 4], outlines: bool) -> Option<Vec<u8>> {
+        let font = std::fs::read("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf").ok()?;
+        let mut tables: Vec<([u8; 4], &[u8])> = directory(&font)?
+            .into_iter()
+            .filter(|(tag, _)| outlines || tag != b"glyf")
+            .map(|(tag, range)| Some((tag, font.get(range)?)))
+            .collect::<Option<_>>()?;
+        tables.push((*extra, &[0, 2, 0, 0]));
+        tables.sort_by_key(|(tag, _)| *tag);
+        Some(build(font.get(..4)?, &tables))
+    }
+
+    #[test]
+    fn bitmap_strikes_beside_outlines_are_subset_colour_glyphs_never() {
+        let Some(with_strikes) = dejavu_with(b"EBDT", true) else {
+            eprintln!("skipped: DejaVuSans.ttf missing (fonts-dejavu-core)");
+            return;
+        };
+        let glyphs = BTreeSet::from([36u16, 37, 38]);
+        let cut = subset(Format::Sfnt, &with_strikes, &glyphs).expect("subset");
+        assert!(cut.len() < with_strikes.len() / 2);
+        let only_strikes = dejavu_with(b"EBDT", false).expect("font");
+        assert_eq!(
+            subset(Format::Sfnt, &only_strikes, &glyphs),
+            Err(Kept::Pictures)
+        );
+        let colour = dejavu_with(b"sbix", true).expect("font");
+        assert_eq!(subset(Format::Sfnt, &colour, &glyphs), Err(Kept::Pictures));
     }
 }

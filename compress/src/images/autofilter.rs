@@ -7,9 +7,9 @@
 use lopdf::{Dictionary, Object, Stream};
 
 use super::Preset;
-use super::flate;
 use super::jpeg::{self, Pixels};
 use super::reencode::Role;
+use super::{flate, mono};
 
 /// Colour images up to this many pixels are also tried as predicted Flate against JPEG; larger
 /// ones get JPEG only, as best-level deflate of millions of pixels is the slowest step here.
@@ -61,15 +61,11 @@ pub fn encodings(
             // Black and white: 1-bit grey, valid for soft masks too.
             let bits: Vec<u8> = pixels.data.iter().map(|&v| v / 255).collect();
             let packed = flate::pack(&bits, pixels.width, 1);
-            if let Some(content) = flate::deflate_predicted(&packed, dims, 1, 1) {
-                with(
-                    content,
-                    "FlateDecode",
-                    Some(flate::predictor_parms(pixels.width, 1, 1)),
-                    1,
-                    space.clone(),
-                );
-            }
+            let mut dict = stream.dict.clone();
+            dict.set("ColorSpace", space.clone());
+            dict.remove(b"Decode");
+            dict.remove(b"SMaskInData");
+            out.extend(mono::smallest(&dict, &packed, dims));
             return out;
         }
         if role == Role::Image {

@@ -14,6 +14,7 @@ use fast_image_resize::Resizer;
 use lopdf::{Document, Object, ObjectId, Stream};
 
 mod autofilter;
+mod ccitt;
 mod cmyk;
 mod decode;
 mod flate;

@@ -1,13 +1,13 @@
 //! 1-bit images (stencil masks, 1-bit grey or palettes, Separation): subsampled, never
 //! smoothed, above Ghostscript's mono resolution (300 dpi screen and ebook, 1200 printer and
 //! prepress) so that each sample keeps its exact value, and with it the image's /Decode,
-//! palette and colour key; otherwise Flate-coded again losslessly. CCITT and JBIG2 images never
-//! get here: they keep their bytes.
+//! palette and colour key; then coded losslessly as CCITT G4 or Flate, whichever is smaller.
+//! CCITT and JBIG2 images never get here: they keep their bytes.
 
-use lopdf::Stream;
+use lopdf::{Dictionary, Object, Stream};
 
 use super::decode::{self, Declared, Decoded};
-use super::{Preset, flate, resize, samples, target_size};
+use super::{Preset, ccitt, flate, resize, samples, target_size};
 
 pub fn reencode(
     stream: &Stream,
@@ -34,20 +34,45 @@ pub fn reencode(
         let kept = resize::subsample(&bits, (width, height), target)?;
         flate::pack(&kept, target.0, 1)
     };
-    // Predictors help 1-bit art with repeated rows; plain deflate wins on noise: both tried.
-    let predicted = flate::deflate_predicted(&packed, target, 1, 1)?;
-    let plain = flate::deflate(&packed)?;
-    let mut dict = stream.dict.clone();
-    dict.set("Width", i64::from(target.0));
-    dict.set("Height", i64::from(target.1));
-    dict.set("Filter", "FlateDecode");
-    let content = if predicted.len() < plain.len() {
-        dict.set("DecodeParms", flate::predictor_parms(target.0, 1, 1));
-        predicted
-    } else {
-        dict.remove(b"DecodeParms");
-        plain
-    };
-    let replacement = Stream::new(dict, content);
+    let replacement = smallest(&stream.dict, &packed, target)?;
     (super::autofilter::cost(&replacement) < super::autofilter::cost(stream)).then_some(replacement)
+}
+
+/// 1-bit samples in the smallest of CCITT G4 (scans, text), predicted Flate (art with
+/// repeated rows) and plain Flate (noise), with `dict`'s other entries.
+pub fn smallest(dict: &Dictionary, packed: &[u8], (width, height): (u32, u32)) -> Option<Stream> {
+    let mut dict = dict.clone();
+    dict.set("Width", i64::from(width));
+    dict.set("Height", i64::from(height));
+    dict.set("BitsPerComponent", 1);
+    let mut best: Option<(Vec<u8>, &[u8], Option<Dictionary>)> = None;
+    let mut offer = |content: Option<Vec<u8>>, filter: &'static [u8], parms: Option<Dictionary>| {
+        if let Some(content) = content
+            && best
+                .as_ref()
+                .is_none_or(|(b, _, _)| content.len() < b.len())
+        {
+            best = Some((content, filter, parms));
+        }
+    };
+    offer(
+        flate::deflate_predicted(packed, (width, height), 1, 1),
+        b"FlateDecode",
+        Some(flate::predictor_parms(width, 1, 1)),
+    );
+    offer(flate::deflate(packed), b"FlateDecode", None);
+    offer(
+        ccitt::encode(packed, (width, height)),
+        b"CCITTFaxDecode",
+        Some(ccitt::parms(width, height)),
+    );
+    let (content, filter, parms) = best?;
+    dict.set("Filter", Object::Name(filter.to_vec()));
+    match parms {
+        Some(parms) => dict.set("DecodeParms", parms),
+        None => {
+            dict.remove(b"DecodeParms");
+        }
+    }
+    Some(Stream::new(dict, content))
 }

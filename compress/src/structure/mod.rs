@@ -4,16 +4,19 @@
 //! there) go at every preset. Screen and ebook also drop the print-only parts: per-object XMP
 //! (`/Metadata` of pages, images and forms; the document's own stays), OPI proxies and
 //! alternate images, and the graphics state's transfer functions and UCR/black generation;
-//! printer drops halftones too, prepress keeps all of those. The document information and its
-//! XMP are kept at every preset: a title or an author is what a user would miss.
+//! printer drops halftones too, prepress keeps all of those. The document information is kept
+//! at every preset, and so is the document's XMP, slimmed (`xmp`): a title or an author is
+//! what a user would miss, an embedded page preview or an edit history is not.
 //!
-//! Screen and ebook make a copy for screens (they turn CMYK into RGB, which PDF/X forbids), so
-//! a PDF/X file's print condition goes too, as with Ghostscript: the catalog's
-//! `/OutputIntents` (a CMYK profile of half a megabyte is common) and the PDF/X version claim
-//! in the document information and its XMP, so the copy does not claim to be what it is no
-//! longer. A PDF/A file keeps its output intent: PDF/A requires one.
+//! Only prepress makes a copy for a print shop, so the other presets drop the print condition,
+//! as Ghostscript's do: the catalog's `/OutputIntents` (a CMYK profile of half a megabyte is
+//! common) and the PDF/X version claim in the document information and its XMP, so the copy
+//! does not claim to be what it is no longer. Screen and ebook turn CMYK into RGB, which PDF/X
+//! forbids; printer copies are for office printers, which read no output intent. A PDF/A file
+//! keeps its output intent at every preset: PDF/A requires one.
 
 mod print_condition;
+mod xmp;
 
 use lopdf::{Dictionary, Document, Object, ObjectId};
 
@@ -82,9 +85,10 @@ pub fn clean(doc: &mut Document, preset: Preset) -> usize {
             removed += clean_graphics_state(state, preset);
         }
     }
-    if print_only {
+    if preset != Preset::Prepress {
         removed += print_condition::drop(doc, catalog);
     }
+    removed += usize::from(xmp::slim(doc, catalog, preset));
     removed
 }
 
@@ -309,23 +313,36 @@ mod tests {
             assert_eq!(contains(xml, b"pdfaid"), kept);
             assert!(!contains(xml, b"PDF/X-4"));
         }
-        // Printer keeps the print condition.
-        let (mut doc, _, _, _) = document();
-        let intent = doc.add_object(dictionary! {"Type" => "OutputIntent"});
-        let catalog = doc
-            .trailer
-            .get(b"Root")
-            .and_then(Object::as_reference)
-            .expect("root");
-        doc.get_dictionary_mut(catalog)
-            .expect("catalog")
-            .set("OutputIntents", vec![intent.into()]);
-        clean(&mut doc, Preset::Printer);
-        assert!(
-            doc.get_dictionary(catalog)
+        // Printer drops a PDF/X file's print condition too; prepress keeps every intent.
+        for (preset, pdfx, kept) in [
+            (Preset::Printer, true, false),
+            (Preset::Prepress, true, true),
+            (Preset::Prepress, false, true),
+        ] {
+            let (mut doc, _, _, _) = document();
+            let intent = doc.add_object(dictionary! {"Type" => "OutputIntent"});
+            if pdfx {
+                let info = doc.add_object(
+                    dictionary! {"GTS_PDFXVersion" => Object::string_literal("PDF/X-1a:2001")},
+                );
+                doc.trailer.set("Info", info);
+            }
+            let catalog = doc
+                .trailer
+                .get(b"Root")
+                .and_then(Object::as_reference)
+                .expect("root");
+            doc.get_dictionary_mut(catalog)
                 .expect("catalog")
-                .has(b"OutputIntents")
-        );
+                .set("OutputIntents", vec![intent.into()]);
+            clean(&mut doc, preset);
+            let catalog = doc.get_dictionary(catalog).expect("catalog");
+            assert_eq!(
+                catalog.has(b"OutputIntents"),
+                kept,
+                "{preset:?} pdfx {pdfx}"
+            );
+        }
     }
 
     #[test]

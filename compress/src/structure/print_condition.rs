@@ -1,22 +1,20 @@
-//! A PDF/X file's print condition, which screen and ebook copies drop (see the module above).
+//! A file's print condition: the catalog's output intents and a PDF/X file's claims, which
+//! screen, ebook and printer copies drop (see the module above).
 
 use lopdf::{Document, Object, ObjectId};
+
+use super::xmp::{document_xmp, replace};
 
 /// Removes the catalog's output intents and the PDF/X claims, unless the XMP says PDF/A.
 pub fn drop(doc: &mut Document, catalog: Option<ObjectId>) -> usize {
     let Some(catalog) = catalog else {
         return 0;
     };
-    let xmp = doc
-        .get_dictionary(catalog)
-        .and_then(|c| c.get(b"Metadata"))
-        .and_then(Object::as_reference)
-        .ok();
-    let xml = xmp
-        .and_then(|id| doc.get_object(id).ok())
-        .and_then(|o| o.as_stream().ok())
-        .and_then(|s| s.decompressed_content_with_limit(MAX_XMP).ok());
-    if xml.as_ref().is_some_and(|x| contains(x, b"pdfaid:part")) {
+    let xmp = document_xmp(doc, catalog);
+    if xmp
+        .as_ref()
+        .is_some_and(|(_, xml)| contains(xml, b"pdfaid:part"))
+    {
         return 0;
     }
     let mut removed = 0;
@@ -30,20 +28,14 @@ pub fn drop(doc: &mut Document, catalog: Option<ObjectId>) -> usize {
             removed += usize::from(info.remove(key).is_some());
         }
     }
-    if let (Some(id), Some(xml)) = (xmp, xml)
+    if let Some((id, xml)) = xmp
         && let Some(cleaned) = without_pdfx_claim(&xml)
-        && let Ok(Object::Stream(stream)) = doc.get_object_mut(id)
     {
-        stream.dict.remove(b"Filter");
-        stream.dict.remove(b"DecodeParms");
-        stream.set_content(cleaned);
+        replace(doc, id, cleaned);
         removed += 1;
     }
     removed
 }
-
-/// Largest XMP packet read.
-const MAX_XMP: usize = 4 << 20;
 
 pub fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     find(haystack, needle).is_some()

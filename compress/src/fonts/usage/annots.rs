@@ -17,35 +17,13 @@ impl<'a> Walker<'a> {
         };
         for annot in annots {
             let mut ap_resources = Vec::new();
-            if let Some(ap) = annot.get(b"AP").ok().and_then(|o| self.dict(o)) {
-                for key in [b"N".as_slice(), b"R", b"D"] {
-                    let Ok(entry) = ap.get(key) else { continue };
-                    let mut ids = Vec::new();
-                    match entry {
-                        Object::Reference(id) => match self.doc.get_object(*id) {
-                            Ok(Object::Stream(_)) => ids.push(*id),
-                            Ok(Object::Dictionary(states)) => {
-                                ids.extend(
-                                    states.iter().filter_map(|(_, v)| v.as_reference().ok()),
-                                );
-                            }
-                            _ => {}
-                        },
-                        Object::Dictionary(states) => {
-                            ids.extend(states.iter().filter_map(|(_, v)| v.as_reference().ok()));
-                        }
-                        _ => {}
-                    }
-                    for id in ids {
-                        if let Ok(Object::Stream(s)) = self.doc.get_object(id)
-                            && let Some(res) =
-                                s.dict.get(b"Resources").ok().and_then(|o| self.dict(o))
-                        {
-                            ap_resources.push(res);
-                        }
-                        self.stream(id, &[], None, 1);
-                    }
+            for id in crate::appearances::appearance_streams(self.doc, annot) {
+                if let Ok(Object::Stream(s)) = self.doc.get_object(id)
+                    && let Some(res) = s.dict.get(b"Resources").ok().and_then(|o| self.dict(o))
+                {
+                    ap_resources.push(res);
                 }
+                self.stream(id, &[], None, 1);
             }
             if let Ok(Object::String(da, _)) = annot.get(b"DA") {
                 let da = da.clone();

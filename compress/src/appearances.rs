@@ -1,0 +1,35 @@
+//! Annotation appearance streams, shared by the walks that read what a page shows (image
+//! sizes, font usage): /AP's normal, rollover and down entries, each a stream or a dictionary
+//! of states.
+
+use lopdf::{Dictionary, Document, Object, ObjectId};
+
+/// Every appearance stream of `annot`, all states of all three entries.
+pub fn appearance_streams(doc: &Document, annot: &Dictionary) -> Vec<ObjectId> {
+    let Some(ap) = annot
+        .get(b"AP")
+        .ok()
+        .and_then(|o| doc.dereference(o).ok())
+        .and_then(|(_, o)| o.as_dict().ok())
+    else {
+        return Vec::new();
+    };
+    let mut ids = Vec::new();
+    for key in [b"N".as_slice(), b"R", b"D"] {
+        let Ok(entry) = ap.get(key) else { continue };
+        let states = match entry {
+            Object::Reference(id) => match doc.get_object(*id) {
+                Ok(Object::Stream(_)) => {
+                    ids.push(*id);
+                    continue;
+                }
+                Ok(Object::Dictionary(states)) => states,
+                _ => continue,
+            },
+            Object::Dictionary(states) => states,
+            _ => continue,
+        };
+        ids.extend(states.iter().filter_map(|(_, v)| v.as_reference().ok()));
+    }
+    ids
+}
