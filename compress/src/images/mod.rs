@@ -20,6 +20,7 @@ mod decode;
 mod flate;
 mod jpeg;
 mod jpx;
+mod matte;
 mod mono;
 mod reencode;
 mod resize;
@@ -111,6 +112,7 @@ pub fn recompress_images(
     max_pixels: u64,
 ) -> ImageReport {
     let work = work_list(doc, sizes);
+    let pairs = matte::pairs(doc, work.iter().map(|&(id, _, _)| id));
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(work.len())
@@ -150,6 +152,7 @@ pub fn recompress_images(
             .flat_map(|handle| handle.join().unwrap_or_default())
             .collect()
     });
+    let replacements = matte::same_sizes(&pairs, replacements, doc);
     let mut report = ImageReport {
         skipped: work.len() - replacements.len(),
         ..ImageReport::default()
@@ -189,6 +192,15 @@ fn work_list(doc: &Document, sizes: &DisplayedSizes) -> Vec<(ObjectId, (f32, f32
         }
         if let Ok(mask) = stream.dict.get(b"Mask").and_then(Object::as_reference) {
             add(mask, shown, Role::Stencil);
+        }
+    }
+    // A mask with /Matte holds premultiplied colour: its image is drawn at the mask's size
+    // (the largest of its images'), so that both get the same target and are resampled alike.
+    for (image, mask) in matte::pairs(doc, work.keys().copied()) {
+        if let Some(&(shown, _)) = work.get(&mask)
+            && let Some(entry) = work.get_mut(&image)
+        {
+            entry.0 = shown;
         }
     }
     let mut work: Vec<_> = work

@@ -2,7 +2,7 @@
 //! the encodings that keep it looking the same (JPEG only where a lossy re-encode is the point).
 
 use fast_image_resize::Resizer;
-use lopdf::{Dictionary, Document, Object, Stream};
+use lopdf::{Document, Object, Stream};
 
 use super::decode::{self, Declared, Decoded};
 use super::jpeg::Pixels;
@@ -58,12 +58,8 @@ impl Job<'_> {
             .ok()
             .and_then(|o| self.resolve(o).as_bool().ok())
             .unwrap_or(false);
-        match self.role {
-            Role::Stencil if !image_mask => return None,
-            // /Matte needs the mask and its image at the same size.
-            Role::SoftMask if dict.has(b"Matte") => return None,
-            Role::Image if self.smask_has_matte(dict) => return None,
-            _ => {}
+        if self.role == Role::Stencil && !image_mask {
+            return None;
         }
         if image_mask {
             if jpx {
@@ -215,13 +211,6 @@ impl Job<'_> {
 
     fn resolve<'o>(&'o self, object: &'o Object) -> &'o Object {
         self.doc.dereference(object).map_or(object, |(_, o)| o)
-    }
-
-    fn smask_has_matte(&self, dict: &Dictionary) -> bool {
-        dict.get(b"SMask")
-            .ok()
-            .and_then(|o| self.resolve(o).as_stream().ok())
-            .is_some_and(|mask| mask.dict.has(b"Matte"))
     }
 }
 

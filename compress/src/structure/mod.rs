@@ -1,7 +1,8 @@
 //! Document structure: what no viewer draws is dropped, per preset, the way Ghostscript's
 //! presets (Distiller's settings) do. Page thumbnails (`/Thumb`: viewers draw their own) and
 //! private application data (`/PieceInfo`: Illustrator and InDesign keep whole editable copies
-//! there) go at every preset. Screen and ebook also drop the print-only parts: per-object XMP
+//! there) go at every preset, and so do annotations' links to pages outside the page tree
+//! (`stale_pages`). Screen and ebook also drop the print-only parts: per-object XMP
 //! (`/Metadata` of pages, images and forms; the document's own stays), OPI proxies and
 //! alternate images, and the graphics state's transfer functions and UCR/black generation;
 //! printer drops halftones too, prepress keeps all of those. The document information is kept
@@ -16,6 +17,7 @@
 //! keeps its output intent at every preset: PDF/A requires one.
 
 mod print_condition;
+mod stale_pages;
 mod xmp;
 
 use lopdf::{Dictionary, Document, Object, ObjectId};
@@ -89,6 +91,7 @@ pub fn clean(doc: &mut Document, preset: Preset) -> usize {
         removed += print_condition::drop(doc, catalog);
     }
     removed += usize::from(xmp::slim(doc, catalog, preset));
+    removed += stale_pages::unlink(doc);
     removed
 }
 

@@ -111,11 +111,12 @@ fn slimmed(xml: &[u8], preset: Preset) -> Option<Vec<u8>> {
                 }
                 writer.write_event(Event::End(end)).ok()?;
             }
-            Event::Empty(empty) => {
-                if skipping == 0 && !dropped(&namespace, empty.local_name().into_inner()) {
-                    writer.write_event(Event::Empty(empty)).ok()?;
-                }
+            Event::Empty(empty)
+                if skipping == 0 && !dropped(&namespace, empty.local_name().into_inner()) =>
+            {
+                writer.write_event(Event::Empty(empty)).ok()?;
             }
+            Event::Empty(_) => {}
             // Indentation and padding: whitespace that spans lines is never a value.
             Event::Text(text)
                 if text.iter().all(u8::is_ascii_whitespace) && text.contains(&b'\n') => {}

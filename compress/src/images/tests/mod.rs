@@ -10,6 +10,8 @@ use super::{ImageReport, recompress_images};
 use crate::Preset;
 use crate::displayed::DisplayedSizes;
 
+mod masks;
+
 /// An 8×8 RGB JPEG 2000 codestream, lossless, made with OpenJPEG's `opj_compress -n 2` from
 /// R = 32·x mod 256, G = 32·y mod 256, B = 128.
 const TINY_J2K: &[u8] = &[
@@ -279,68 +281,6 @@ fn an_ascii_hex_flate_chain_with_a_predictor_is_decoded() {
     let report = run(&mut doc, &[(id, (24.0, 16.0))], Preset::Printer);
     assert_eq!(report.replaced, 1);
     assert_eq!(pixels(&doc, id, Preset::Printer).data, rgb);
-}
-
-#[test]
-fn a_soft_mask_is_resized_with_its_image() {
-    let mut doc = Document::with_version("1.7");
-    let alpha: Vec<u8> = (0..400 * 400)
-        .map(|i| ((i % 400 + i / 400) % 256) as u8)
-        .collect();
-    let mask = doc.add_object(flate_image(400, 400, "DeviceGray".into(), 8, &alpha));
-    let mut image = flate_image(400, 400, "DeviceRGB".into(), 8, &photo(400, 400));
-    image.dict.set("SMask", mask);
-    let id = doc.add_object(image);
-    let report = run(&mut doc, &[(id, (100.0, 100.0))], Preset::Ebook);
-    assert_eq!((report.replaced, report.masks), (2, 1));
-    assert_eq!(size(&doc, id), (208, 208));
-    assert_eq!(size(&doc, mask), (208, 208));
-    // Never JPEG for a mask.
-    assert_eq!(name(&doc, mask, b"Filter"), b"FlateDecode");
-}
-
-#[test]
-fn a_colour_keyed_image_keeps_its_size() {
-    for by_reference in [false, true] {
-        let mut doc = Document::with_version("1.7");
-        let mut image = flate_image(400, 400, "DeviceRGB".into(), 8, &photo(400, 400));
-        let key = Object::Array(vec![0.into(); 6]);
-        if by_reference {
-            // Some writers store the key array as an object of its own.
-            image.dict.set("Mask", doc.add_object(key));
-        } else {
-            image.dict.set("Mask", key);
-        }
-        let id = doc.add_object(image);
-        run(&mut doc, &[(id, (100.0, 100.0))], Preset::Screen);
-        assert_eq!(size(&doc, id), (400, 400));
-        assert_ne!(name(&doc, id, b"Filter"), b"DCTDecode");
-    }
-}
-
-#[test]
-fn a_stencil_mask_is_subsampled_at_the_mono_resolution() {
-    let mut doc = Document::with_version("1.7");
-    let bits: Vec<u8> = (0..1200 * 1200)
-        .map(|i| u8::from((i % 1200 / 3 + i / 1200 / 5) % 2 == 0))
-        .collect();
-    let mut stencil = flate_image(
-        1200,
-        1200,
-        Object::Null,
-        1,
-        &super::flate::pack(&bits, 1200, 1),
-    );
-    stencil.dict.remove(b"ColorSpace");
-    stencil.dict.set("ImageMask", true);
-    let mask = doc.add_object(stencil);
-    let mut image = flate_image(4, 4, "DeviceGray".into(), 8, &[9; 16]);
-    image.dict.set("Mask", mask);
-    let id = doc.add_object(image);
-    // 72 pt: 300 px at the 300 dpi mono resolution of ebook.
-    run(&mut doc, &[(id, (72.0, 72.0))], Preset::Ebook);
-    assert_eq!(size(&doc, mask), (300, 300));
-    assert!(stream(&doc, mask).dict.get(b"ImageMask").is_ok());
 }
 
 #[test]
