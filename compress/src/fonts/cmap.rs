@@ -149,7 +149,7 @@ fn be(bytes: &[u8]) -> u32 {
     bytes.iter().fold(0, |acc, &b| acc << 8 | u32::from(b))
 }
 
-enum Token {
+pub(super) enum Token {
     Hex(Vec<u8>),
     Int(u32),
     Word(Vec<u8>),
@@ -157,7 +157,7 @@ enum Token {
 }
 
 /// PostScript tokens, as much as a CMap needs; `None` on a malformed hex string.
-fn tokenize(data: &[u8]) -> Option<Vec<Token>> {
+pub(super) fn tokenize(data: &[u8]) -> Option<Vec<Token>> {
     let mut tokens = Vec::new();
     let mut i = 0;
     while let Some(&c) = data.get(i) {

@@ -12,7 +12,9 @@ mod cmap;
 mod dedupe;
 mod encodings;
 mod glyphs;
+mod maps_trim;
 mod program;
+mod sfnt_cmap;
 #[cfg(test)]
 mod tests;
 mod type1;
@@ -47,6 +49,8 @@ pub fn subset_fonts(doc: &mut Document) -> usize {
         rewritten += usize::from(done);
     }
     dedupe::merge_programs(doc);
+    let references = count_references(doc);
+    maps_trim::trim(doc, &usage, &references);
     rewritten
 }
 

@@ -11,6 +11,8 @@ use std::collections::BTreeSet;
 
 use ttf_parser::{GlyphId, OutlineBuilder};
 
+use super::sfnt_cmap;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// An OpenType / TrueType file (FontFile2, FontFile3 /OpenType).
@@ -71,7 +73,10 @@ pub fn subset(format: Format, data: &[u8], glyphs: &BTreeSet<u16>) -> Result<Vec
         .ok_or(Kept::Refused)?;
     let out = match format {
         Format::Cff => table(&out, b"CFF ").ok_or(Kept::Refused)?.to_vec(),
-        Format::Sfnt | Format::Type1 => restore(&sfnt, out, &keep).ok_or(Kept::Refused)?,
+        Format::Sfnt | Format::Type1 => {
+            let out = restore(&sfnt, out, &keep).ok_or(Kept::Refused)?;
+            with_trimmed_cmap(out, &keep)
+        }
     };
     if out.len() >= data.len() {
         return Err(Kept::NoSmaller);
@@ -121,6 +126,22 @@ fn restore(original: &[u8], subset: Vec<u8>, keep: &[u16]) -> Option<Vec<u8>> {
     tables.extend(missing.iter().map(|(tag, data)| (*tag, data.as_slice())));
     tables.sort_by_key(|(tag, _)| *tag);
     Some(build(subset.get(..4)?, &tables))
+}
+
+/// The font with its `cmap` cut to the kept glyphs' codes, or as it was.
+fn with_trimmed_cmap(font: Vec<u8>, keep: &[u16]) -> Vec<u8> {
+    let rebuilt = || {
+        let cmap = sfnt_cmap::trimmed(table(&font, b"cmap")?, keep)?;
+        let tables: Vec<([u8; 4], &[u8])> = directory(&font)?
+            .into_iter()
+            .map(|(tag, range)| match &tag {
+                b"cmap" => Some((tag, cmap.as_slice())),
+                _ => Some((tag, font.get(range)?)),
+            })
+            .collect::<Option<_>>()?;
+        Some(build(font.get(..4)?, &tables))
+    };
+    rebuilt().unwrap_or(font)
 }
 
 /// How many glyphs the program has.

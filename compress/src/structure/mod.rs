@@ -13,8 +13,10 @@
 //! as Ghostscript's do: the catalog's `/OutputIntents` (a CMYK profile of half a megabyte is
 //! common) and the PDF/X version claim in the document information and its XMP, so the copy
 //! does not claim to be what it is no longer. Screen and ebook turn CMYK into RGB, which PDF/X
-//! forbids; printer copies are for office printers, which read no output intent. A PDF/A file
-//! keeps its output intent at every preset: PDF/A requires one.
+//! forbids; printer copies are for office printers, which read no output intent. Screen and
+//! ebook also drop the pages' /DefaultCMYK profiles: their CMYK follows the viewers' standard
+//! conversion, as their converted CMYK images do. A PDF/A file keeps its output intent and
+//! default spaces at every preset: PDF/A requires them.
 
 mod print_condition;
 mod stale_pages;
@@ -88,7 +90,7 @@ pub fn clean(doc: &mut Document, preset: Preset) -> usize {
         }
     }
     if preset != Preset::Prepress {
-        removed += print_condition::drop(doc, catalog);
+        removed += print_condition::drop(doc, catalog, print_only);
     }
     removed += usize::from(xmp::slim(doc, catalog, preset));
     removed += stale_pages::unlink(doc);

@@ -8,9 +8,11 @@
 //! what a user or an archive reads.
 
 use lopdf::{Document, Object, ObjectId};
-use quick_xml::events::Event;
-use quick_xml::name::ResolveResult;
-use quick_xml::reader::NsReader;
+use std::collections::HashSet;
+
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::name::{PrefixDeclaration, ResolveResult};
+use quick_xml::reader::{NsReader, Reader};
 
 use crate::Preset;
 
@@ -23,6 +25,7 @@ const PAGED_TEXT: &[u8] = b"http://ns.adobe.com/xap/1.0/t/pg/";
 const PHOTOSHOP: &[u8] = b"http://ns.adobe.com/photoshop/1.0/";
 const ILLUSTRATOR: &[u8] = b"http://ns.adobe.com/illustrator/1.0/";
 const CAMERA_RAW: &[u8] = b"http://ns.adobe.com/camera-raw-settings/1.0/";
+const PDFA_EXTENSION: &[u8] = b"http://www.aiim.org/pdfa/ns/extension/";
 
 /// Properties dropped at screen, ebook and printer: (namespace, local name; empty for all).
 const AUTHORING: &[(&[u8], &[u8])] = &[
@@ -30,6 +33,7 @@ const AUTHORING: &[(&[u8], &[u8])] = &[
     (ILLUSTRATOR, b""),
     (CAMERA_RAW, b""),
     (XMP_MM, b"History"),
+    (XMP_MM, b"DerivedFrom"),
     (XMP_MM, b"Ingredients"),
     (XMP_MM, b"Manifest"),
     (XMP_MM, b"Pantry"),
@@ -78,8 +82,12 @@ pub fn replace(doc: &mut Document, id: ObjectId, xml: Vec<u8>) {
 /// read as XML (it is then kept as it was) or nothing would be saved.
 fn slimmed(xml: &[u8], preset: Preset) -> Option<Vec<u8>> {
     let authoring = preset != Preset::Prepress;
+    // PDF/A's extension schemas describe custom properties to a PDF/A validator: without a
+    // PDF/A claim (or once the PDF/X one is gone) nothing reads them.
+    let schemas = !super::print_condition::contains(xml, b"pdfaid:part");
     let dropped = |namespace: &[u8], local: &[u8]| {
         (namespace == XMP && local == b"Thumbnails")
+            || (authoring && schemas && namespace == PDFA_EXTENSION)
             || (authoring
                 && AUTHORING
                     .iter()
@@ -124,8 +132,61 @@ fn slimmed(xml: &[u8], preset: Preset) -> Option<Vec<u8>> {
             _ => {}
         }
     }
-    let out = writer.into_inner();
+    let out = without_unused_prefixes(&writer.into_inner())?;
     (out.len() < xml.len()).then_some(out)
+}
+
+/// The packet without the `xmlns:` declarations of prefixes nothing in it uses any more
+/// (those of the dropped properties: a dozen on an Illustrator packet).
+fn without_unused_prefixes(xml: &[u8]) -> Option<Vec<u8>> {
+    let prefix = |name: &[u8]| {
+        name.iter()
+            .position(|&b| b == b':')
+            .map(|at| name[..at].to_vec())
+    };
+    let mut used = HashSet::new();
+    let mut reader = Reader::from_reader(xml);
+    loop {
+        match reader.read_event().ok()? {
+            Event::Eof => break,
+            Event::Start(e) | Event::Empty(e) => {
+                used.extend(prefix(e.name().as_ref()));
+                for attribute in e.attributes() {
+                    let key = attribute.ok()?.key;
+                    if key.as_namespace_binding().is_none() {
+                        used.extend(prefix(key.as_ref()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let trim = |e: &BytesStart| -> Option<BytesStart<'static>> {
+        let mut out = BytesStart::new(std::str::from_utf8(e.name().as_ref()).ok()?.to_owned());
+        for attribute in e.attributes() {
+            let attribute = attribute.ok()?;
+            let unused = match attribute.key.as_namespace_binding() {
+                Some(PrefixDeclaration::Named(name)) => !used.contains(name),
+                _ => false,
+            };
+            if !unused {
+                out.push_attribute(attribute);
+            }
+        }
+        Some(out.into_owned())
+    };
+    let mut reader = Reader::from_reader(xml);
+    let mut writer = quick_xml::Writer::new(Vec::with_capacity(xml.len()));
+    loop {
+        let event = match reader.read_event().ok()? {
+            Event::Eof => break,
+            Event::Start(e) => Event::Start(trim(&e)?),
+            Event::Empty(e) => Event::Empty(trim(&e)?),
+            event => event,
+        };
+        writer.write_event(event).ok()?;
+    }
+    Some(writer.into_inner())
 }
 
 #[cfg(test)]
@@ -140,6 +201,7 @@ mod tests {
             xmlns:xapGImg="http://ns.adobe.com/xap/1.0/g/img/"
             xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"
             xmlns:dc="http://purl.org/dc/elements/1.1/"
+            xmlns:stRef="http://ns.adobe.com/xap/1.0/sType/ResourceRef#"
             xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">
          <xap:CreatorTool>Adobe InDesign</xap:CreatorTool>
          <xap:Thumbnails>
@@ -179,8 +241,25 @@ mod tests {
             assert!(ebook.contains(kept), "{kept} lost: {ebook}");
         }
         assert!(!ebook.contains(">\n"), "indentation kept: {ebook}");
+        // Declarations of prefixes nothing uses any more go; those still used stay.
+        assert!(!ebook.contains("xmlns:xapGImg") && !ebook.contains("xmlns:stRef"));
+        assert!(ebook.contains("xmlns:xap=") && ebook.contains("xmlns:rdf="));
         let prepress = text(Preset::Prepress);
         assert!(!prepress.contains("Thumbnails") && prepress.contains("xmpMM:History"));
+    }
+
+    #[test]
+    fn extension_schemas_go_only_without_a_pdfa_claim() {
+        let packet = |claim: &str| {
+            format!(
+                r#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/"><pdfaExtension:schemas><rdf:Bag/></pdfaExtension:schemas>{claim}</rdf:Description></rdf:RDF></x:xmpmeta>"#
+            )
+        };
+        let without = slimmed(packet("").as_bytes(), Preset::Screen).expect("slimmed");
+        assert!(!String::from_utf8_lossy(&without).contains("schemas"));
+        let claimed = packet("<pdfaid:part>1</pdfaid:part>");
+        let with = slimmed(claimed.as_bytes(), Preset::Screen).unwrap_or(claimed.into_bytes());
+        assert!(String::from_utf8_lossy(&with).contains("<pdfaExtension:schemas>"));
     }
 
     #[test]
