@@ -102,6 +102,10 @@ impl Job<'_> {
             at_least: target,
         };
         let decoded = decode::decode(stream, &filters, &declared)?;
+        let mut trial = autofilter::Trial {
+            flate: true,
+            photo: filters.last().is_some_and(|f| f == b"DCTDecode"),
+        };
         let mut best: Option<Stream> = None;
         // What each encoding came to, for the debug log AutoFilter is measured from.
         let mut tried: Vec<(&'static str, usize)> = Vec::new();
@@ -122,6 +126,12 @@ impl Job<'_> {
             && let Some(candidate) = lossless(stream, raw, (width, height), components, bpc)
         {
             offer(candidate);
+            // 8-bit device samples with nothing to apply are the very pixels below: their
+            // Flate would be this candidate again.
+            trial.flate = !(bpc == 8
+                && decode_array.is_none()
+                && components != 4
+                && matches!(space, Some(Space::Device { .. })));
         }
         // A colour key names exact samples: nothing resampled or lossy may carry it.
         if !colour_key
@@ -134,7 +144,8 @@ impl Job<'_> {
             )
             && let Some(pixels) = resize::bicubic(pixels, target, resizer)
         {
-            for candidate in autofilter::encodings(stream, &pixels, &object, self.role, self.preset)
+            for candidate in
+                autofilter::encodings(stream, &pixels, &object, self.role, self.preset, trial)
             {
                 offer(candidate);
             }
