@@ -107,7 +107,7 @@ if [ "$tests" = 0 ]; then
   exit 0
 fi
 
-if [ ! -x "$cache/venv/bin/buf" ] || ! "$cache/venv/bin/python" -c "import grpc_tools, grpc_status" 2>/dev/null; then
+if [ ! -x "$cache/venv/bin/buf" ] || ! "$cache/venv/bin/python" -c "import grpc_tools, grpc_status, grpc_reflection" 2>/dev/null; then
   echo "setup: installing test tools into .cache/venv"
   python3 -m venv "$cache/venv"
   "$cache/venv/bin/pip" install -q -r "$root/scripts/requirements-dev.txt"

@@ -5,6 +5,10 @@ pub const REQUEST_ID: &str = "x-request-id";
 pub const RATELIMIT_LIMIT: &str = "x-ratelimit-limit";
 pub const RATELIMIT_REMAINING: &str = "x-ratelimit-remaining";
 pub const RATELIMIT_RESET: &str = "x-ratelimit-reset";
+/// The IETF fields (draft-ietf-httpapi-ratelimit-headers-09): the policy (`"daily";q=100;w=86400`)
+/// and what is left of it (`"daily";r=42;t=3600`).
+pub const RATELIMIT_POLICY: &str = "ratelimit-policy";
+pub const RATELIMIT: &str = "ratelimit";
 pub const RETRY_AFTER: &str = "retry-after";
 /// Sent with `range-not-satisfiable`: `bytes */<size>`.
 pub const CONTENT_RANGE: &str = "content-range";

@@ -134,3 +134,79 @@ async fn unknown_routes_and_methods_are_problems() {
         .unwrap();
     assert_eq!(doc["status"], 429);
 }
+
+/// Reflection v1 (grpcurl, buf curl, Postman): the services, and a symbol's file with the
+/// imports the stream has not sent yet, so that one answer is enough to build its messages.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reflection_answers_a_file_with_its_unsent_imports() {
+    use prost::Message;
+    use tonic_reflection::pb::v1::{
+        ServerReflectionRequest, server_reflection_client::ServerReflectionClient,
+        server_reflection_request::MessageRequest, server_reflection_response::MessageResponse,
+    };
+
+    let stack = Stack::start(Db::Sqlite).await;
+    let channel = tonic::transport::Endpoint::from_shared(stack.grpc.clone())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut client = ServerReflectionClient::new(channel);
+    let ask = |request: MessageRequest| ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(request),
+    };
+    let requests = vec![
+        ask(MessageRequest::ListServices(String::new())),
+        ask(MessageRequest::FileContainingSymbol(
+            "quire.v1.FileService".into(),
+        )),
+        ask(MessageRequest::FileContainingSymbol(
+            "quire.v1.AccountService".into(),
+        )),
+        ask(MessageRequest::FileContainingSymbol("quire.v1.Nope".into())),
+    ];
+    let mut answers = client
+        .server_reflection_info(tokio_stream::iter(requests))
+        .await
+        .unwrap()
+        .into_inner();
+    let mut next = async || answers.message().await.unwrap().unwrap().message_response;
+    let Some(MessageResponse::ListServicesResponse(list)) = next().await else {
+        panic!("no service list");
+    };
+    let names: Vec<_> = list.service.iter().map(|s| s.name.as_str()).collect();
+    assert!(names.contains(&"quire.v1.FileService") && names.contains(&"grpc.health.v1.Health"));
+    let files = |answer: Option<MessageResponse>| -> Vec<String> {
+        let Some(MessageResponse::FileDescriptorResponse(files)) = answer else {
+            panic!("no files: {answer:?}");
+        };
+        files
+            .file_descriptor_proto
+            .iter()
+            .map(|b| {
+                prost_types::FileDescriptorProto::decode(b.as_slice())
+                    .unwrap()
+                    .name()
+                    .to_owned()
+            })
+            .collect()
+    };
+    let first = files(next().await);
+    assert_eq!(first[0], "quire/v1/file_service.proto");
+    assert!(
+        first.contains(&"quire/v1/file.proto".to_owned()),
+        "{first:?}"
+    );
+    // The account service's file imports file.proto too: not sent again on this stream.
+    let second = files(next().await);
+    assert_eq!(second[0], "quire/v1/account_service.proto");
+    assert!(
+        !second.contains(&"quire/v1/file.proto".to_owned()),
+        "{second:?}"
+    );
+    let Some(MessageResponse::ErrorResponse(error)) = next().await else {
+        panic!("an unknown symbol is an error answer");
+    };
+    assert_eq!(error.error_code, tonic::Code::NotFound as i32);
+}

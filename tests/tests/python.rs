@@ -39,3 +39,25 @@ async fn a_python_grpcio_client_gets_the_same_api() {
     // Upload and GetFile count; the share-token Download and the refused call do not.
     assert_eq!(stack.calls_today(account).await, 2);
 }
+
+/// grpcio's own reflection client (`grpc_reflection`, v1alpha only) builds every message of
+/// every service from reflection alone, imports included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_reflection_client_builds_every_message() {
+    let stack = Stack::start(Db::Sqlite).await;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/python/reflection_client.py");
+    let target = stack.grpc.trim_start_matches("http://").to_owned();
+    let output = tokio::process::Command::new(python())
+        .arg(script)
+        .arg(&target)
+        .output()
+        .await
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "python reflection client failed:\n{stdout}\n{stderr}"
+    );
+    assert!(stdout.contains("python reflection client: ok"), "{stdout}");
+}

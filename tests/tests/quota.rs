@@ -26,6 +26,7 @@ async fn burst(stacks: &[&Stack], key: &str) -> (Vec<u16>, Vec<u64>) {
         let status = response.status().as_u16();
         let headers = response.headers();
         assert_eq!(headers["x-ratelimit-limit"], "100");
+        assert_eq!(headers["ratelimit-policy"], "\"daily\";q=100;w=86400");
         let reset: i64 = headers["x-ratelimit-reset"]
             .to_str()
             .unwrap()
@@ -38,6 +39,11 @@ async fn burst(stacks: &[&Stack], key: &str) -> (Vec<u16>, Vec<u64>) {
             .unwrap()
             .parse()
             .unwrap();
+        let ietf = headers["ratelimit"].to_str().unwrap();
+        assert!(
+            ietf.starts_with(&format!("\"daily\";r={left};t=")),
+            "{ietf} against {left} left"
+        );
         if status == 429 {
             let retry: i64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
             assert!(retry > 0 && retry <= 86_400, "{retry}");

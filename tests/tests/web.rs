@@ -65,3 +65,30 @@ async fn web_interface_in_chromium() {
     assert!(stdout.contains("web: all passed"));
     println!("screenshots: {}", shots.display());
 }
+
+/// The icon: linked from every page as SVG, and at `/favicon.ico` (where browsers and feed
+/// readers look when a page names none) as a real ICO, so no visit logs a 404 for it.
+#[tokio::test]
+async fn the_favicon_is_served_and_linked() {
+    let stack = Stack::start(Db::Sqlite).await;
+    let client = reqwest::Client::new();
+    let ico = client.get(stack.url("/favicon.ico")).send().await.unwrap();
+    assert_eq!(ico.status(), 200);
+    assert_eq!(ico.headers()["content-type"], "image/x-icon");
+    let bytes = ico.bytes().await.unwrap();
+    assert_eq!(&bytes[..4], &[0, 0, 1, 0], "an ICO header");
+    let svg = client
+        .get(stack.url("/assets/favicon.svg"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(svg.status(), 200);
+    assert_eq!(svg.headers()["content-type"], "image/svg+xml");
+    assert!(svg.text().await.unwrap().starts_with("<svg"));
+    let page = client.get(stack.url("/")).send().await.unwrap();
+    let html = page.text().await.unwrap();
+    assert!(
+        html.contains(r#"rel="icon" href="/assets/favicon.svg""#),
+        "{html}"
+    );
+}

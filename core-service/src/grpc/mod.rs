@@ -7,6 +7,7 @@ mod gate;
 mod health;
 mod in_process;
 mod process_service;
+mod reflection;
 mod server;
 mod support_service;
 

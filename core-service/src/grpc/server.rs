@@ -21,7 +21,7 @@ use tonic::{
 
 use super::{
     account_service::AccountApi, conn, file_service::FileApi, health, in_process::InProcess,
-    process_service::ProcessApi, support_service::SupportApi,
+    process_service::ProcessApi, reflection::Reflection, support_service::SupportApi,
 };
 use crate::{Core, files::sweeper};
 
@@ -35,13 +35,14 @@ pub struct Services {
 impl Services {
     pub fn start(core: &Core) -> anyhow::Result<Services> {
         let (reporter, health_service) = tonic_health::server::health_reporter();
-        let reflection = tonic_reflection::server::Builder::configure()
-            .register_encoded_file_descriptor_set(quire_proto::FILE_DESCRIPTOR_SET)
-            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-            .build_v1()?;
+        let reflection = Reflection::new(&[
+            quire_proto::FILE_DESCRIPTOR_SET,
+            tonic_health::pb::FILE_DESCRIPTOR_SET,
+        ])?;
         let max = core.config.grpc_max_message_size;
         let routes = Routes::new(health_service)
-            .add_service(reflection)
+            .add_service(reflection.v1())
+            .add_service(reflection.v1alpha())
             .add_service(
                 AccountServiceServer::new(AccountApi::new(core.clone()))
                     .max_decoding_message_size(max)

@@ -24,12 +24,27 @@ pub struct RateLimit {
     pub reset: i64,
 }
 
+/// The policy's name in the IETF fields: one quota, per UTC day.
+const POLICY: &str = "\"daily\"";
+
 impl RateLimit {
+    /// GitHub's `X-RateLimit-*` trio and the IETF draft's `RateLimit-Policy` and `RateLimit`
+    /// (structured fields: quota `q` over a window `w` of seconds; `r` left, reset in `t`
+    /// seconds), so that clients of either convention can pace themselves.
     pub fn write_to(&self, map: &mut MetadataMap) {
+        let until_reset = std::cmp::max(self.reset - Utc::now().timestamp(), 0);
         for (key, value) in [
             (metadata::RATELIMIT_LIMIT, self.limit.to_string()),
             (metadata::RATELIMIT_REMAINING, self.remaining.to_string()),
             (metadata::RATELIMIT_RESET, self.reset.to_string()),
+            (
+                metadata::RATELIMIT_POLICY,
+                format!("{POLICY};q={};w=86400", self.limit),
+            ),
+            (
+                metadata::RATELIMIT,
+                format!("{POLICY};r={};t={until_reset}", self.remaining),
+            ),
         ] {
             if let Ok(value) = MetadataValue::try_from(value) {
                 map.insert(key, value);
@@ -118,6 +133,31 @@ pub async fn charge_call(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn both_header_conventions_are_written() {
+        let mut map = MetadataMap::new();
+        let reset = next_midnight(Utc::now());
+        RateLimit {
+            limit: 100,
+            remaining: 42,
+            reset,
+        }
+        .write_to(&mut map);
+        let get = |key: &str| {
+            map.get(key)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+        };
+        assert_eq!(get("x-ratelimit-remaining"), "42");
+        assert_eq!(get("ratelimit-policy"), "\"daily\";q=100;w=86400");
+        let field = get("ratelimit");
+        let seconds: i64 = field
+            .strip_prefix("\"daily\";r=42;t=")
+            .and_then(|t| t.parse().ok())
+            .expect(field);
+        assert!((0..=86_400).contains(&seconds), "{field}");
+    }
 
     #[test]
     fn days_turn_at_utc_midnight() {

@@ -51,6 +51,7 @@ impl Page<'_> {
                     }
                     title { (title) " · Quire" }
                     link rel="stylesheet" href="/assets/style.css";
+                    link rel="icon" href="/assets/favicon.svg" type="image/svg+xml";
                     script src="/assets/app.js" defer {}
                 }
                 body {

@@ -26,6 +26,7 @@ pub fn routes() -> Router<EdgeState> {
         .route("/docs", get(home::docs))
         .route("/lang/{lang}", get(i18n::switch))
         .route("/assets/{name}", get(assets::serve))
+        .route("/favicon.ico", get(assets::favicon))
         .route(
             "/signup",
             get(account_pages::signup_form).post(account_pages::signup),
