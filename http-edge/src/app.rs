@@ -15,7 +15,7 @@ use tower_http::{
     trace::TraceLayer,
 };
 
-use crate::{CoreClients, linger, problem::Problem, routes, web};
+use crate::{CoreClients, linger, metrics, problem::Problem, routes, web};
 
 #[derive(Clone)]
 pub struct EdgeState {
@@ -61,6 +61,8 @@ pub fn app(state: EdgeState) -> Router {
         .route("/healthz", get(routes::health::healthz))
         .route("/readyz", get(routes::health::readyz))
         .route("/problems/{code}", get(routes::problems::describe))
+        // After every route: each answer carries its route pattern out to `metrics::track`.
+        .route_layer(middleware::from_fn(metrics::mark_route))
         .fallback(|| async { Problem::new(ErrorCode::NotFound, "no such endpoint: see the API documentation") })
         .method_not_allowed_fallback(|| async {
             Problem::new(ErrorCode::MethodNotAllowed, "this endpoint does not take that method")
@@ -79,4 +81,6 @@ pub fn app(state: EdgeState) -> Router {
                 }))
                 .layer(PropagateRequestIdLayer::new(request_id)),
         )
+        // Outermost: counts every request, those no route answered included.
+        .layer(middleware::from_fn(metrics::track))
 }

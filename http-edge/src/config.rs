@@ -18,4 +18,9 @@ pub struct EdgeConfig {
     /// from them, the client's address is the last one of `X-Forwarded-For` (log-in limits).
     #[arg(long, env = "QUIRE_TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxies: Vec<IpAddr>,
+
+    /// Address of the Prometheus metrics page (`GET /metrics`), a listener of its own so that
+    /// it is never public by accident. Off when unset.
+    #[arg(long, env = "QUIRE_METRICS_ADDR")]
+    pub metrics_addr: Option<SocketAddr>,
 }

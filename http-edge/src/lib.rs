@@ -10,6 +10,7 @@ pub mod config;
 pub mod core_client;
 pub mod forward;
 pub mod linger;
+pub mod metrics;
 pub mod multipart;
 pub mod problem;
 pub mod routes;

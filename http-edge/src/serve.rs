@@ -70,6 +70,7 @@ pub async fn serve_edge(
 #[cfg(feature = "embedded-core")]
 pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::Result<()> {
     let http = TcpListener::bind(edge.http_addr).await?;
+    start_metrics(edge.metrics_addr).await?;
     if core.base_url.is_none() {
         core.base_url = Some(format!("http://{}", http.local_addr()?));
     }
@@ -106,6 +107,7 @@ pub async fn run(edge: EdgeConfig) -> anyhow::Result<()> {
         .core_url
         .ok_or_else(|| anyhow::anyhow!("this build has no embedded core: pass --core-url"))?;
     let http = TcpListener::bind(edge.http_addr).await?;
+    start_metrics(edge.metrics_addr).await?;
     let settings = EdgeSettings {
         trusted_proxies: edge.trusted_proxies,
         ..EdgeSettings::default()
@@ -122,6 +124,19 @@ async fn serve_remote(
     tracing::info!(core = core_url, "the core is remote");
     let clients = CoreClients::connect_lazy(core_url, limits.max_message)?;
     serve_edge(http, clients, limits, shutdown).await
+}
+
+/// Binds QUIRE_METRICS_ADDR, when set, and serves the metrics page there until shutdown.
+async fn start_metrics(addr: Option<std::net::SocketAddr>) -> anyhow::Result<()> {
+    if let Some(addr) = addr {
+        let listener = TcpListener::bind(addr).await?;
+        tokio::spawn(async move {
+            if let Err(error) = crate::metrics::serve(listener, shutdown_signal()).await {
+                tracing::error!(%error, "metrics listener failed");
+            }
+        });
+    }
+    Ok(())
 }
 
 async fn shutdown_signal() {

@@ -80,13 +80,24 @@ impl ScanTee {
         }
     }
 
-    /// Ends the stream and waits for clamd's verdict on all of it.
+    /// Ends the stream and waits for clamd's verdict on all of it; counts the scan by result
+    /// and times that wait (what an upload waits for once its last byte is in).
     pub async fn finish(self) -> Result<Verdict, ScanError> {
+        let start = std::time::Instant::now();
         drop(self.tx);
-        let session = self
-            .task
-            .await
-            .map_err(|join| ScanError::Refused(join.to_string()))??;
-        session.finish().await
+        let verdict = match self.task.await {
+            Ok(Ok(session)) => session.finish().await,
+            Ok(Err(error)) => Err(error),
+            Err(join) => Err(ScanError::Refused(join.to_string())),
+        };
+        let result = match &verdict {
+            Ok(Verdict::Clean) => "clean",
+            Ok(Verdict::Infected(_)) => "infected",
+            Err(_) => "failed",
+        };
+        metrics::counter!("quire_clamd_scans_total", "result" => result).increment(1);
+        metrics::histogram!("quire_clamd_verdict_wait_seconds")
+            .record(start.elapsed().as_secs_f64());
+        verdict
     }
 }

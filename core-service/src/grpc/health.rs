@@ -25,6 +25,7 @@ pub async fn watch(core: Core, reporter: HealthReporter, every: Duration) {
     loop {
         ticker.tick().await;
         let database = core.db.ping().await.map_err(|e| e.to_string());
+        crate::telemetry::pool_gauges(&core.db);
         let store = probe_store(&core).await;
         let scanner = match &core.scanner {
             Some(scanner) => scanner.ping().await.map_err(|e| e.to_string()),

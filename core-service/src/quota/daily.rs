@@ -106,6 +106,7 @@ pub async fn charge_call(
             reset,
         })),
         (None, Some(cap)) => {
+            metrics::counter!("quire_quota_refusals_total", "quota" => "daily").increment(1);
             let retry_after = std::cmp::max(reset - now.timestamp(), 1);
             let limit = RateLimit {
                 limit: cap,

@@ -41,6 +41,7 @@ pub async fn reserve(
 }
 
 pub fn quota_exceeded(bytes: u64, quota: u64) -> ApiError {
+    metrics::counter!("quire_quota_refusals_total", "quota" => "storage").increment(1);
     ApiError::new(
         ErrorCode::StorageQuotaExceeded,
         format!(

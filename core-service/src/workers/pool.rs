@@ -110,8 +110,30 @@ impl WorkerPool {
     /// Runs one job on the next free worker. Dropping the future kills the worker running it
     /// (its answer would no longer be wanted) and a fresh one takes its place.
     pub async fn run(&self, job: Job) -> Result<Answer, PoolError> {
+        let engine = engine(&job);
+        let start = std::time::Instant::now();
+        let result = self.run_counted(job).await;
+        let outcome = match &result {
+            Ok(_) => "done",
+            Err(PoolError::Busy { .. }) => "busy",
+            Err(PoolError::TimedOut(_)) => "timed-out",
+            Err(PoolError::Crashed(_)) => "crashed",
+            Err(PoolError::Lost(_)) => "lost",
+        };
+        metrics::counter!("quire_worker_jobs_total", "engine" => engine, "outcome" => outcome)
+            .increment(1);
+        if result.is_ok() {
+            // Queue wait included: the time a request spends on the engine.
+            metrics::histogram!("quire_worker_job_duration_seconds", "engine" => engine)
+                .record(start.elapsed().as_secs_f64());
+        }
+        result
+    }
+
+    async fn run_counted(&self, job: Job) -> Result<Answer, PoolError> {
         let inner = &self.inner;
         let queued = inner.waiting.fetch_add(1, Ordering::SeqCst);
+        metrics::gauge!("quire_worker_queue_depth").set((queued + 1) as f64);
         let _waiting = WaitingGuard(&inner.waiting);
         if queued >= inner.settings.queue {
             return Err(PoolError::Busy {
@@ -152,7 +174,19 @@ struct WaitingGuard<'a>(&'a AtomicUsize);
 
 impl Drop for WaitingGuard<'_> {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        let left = self.0.fetch_sub(1, Ordering::SeqCst).saturating_sub(1);
+        metrics::gauge!("quire_worker_queue_depth").set(left as f64);
+    }
+}
+
+/// The engine a job runs, as the metrics label it.
+fn engine(job: &Job) -> &'static str {
+    match job.task {
+        Some(protocol::Task::Inspect(_)) => "inspect",
+        Some(protocol::Task::Render(_)) => "pdfium",
+        Some(protocol::Task::Ocr(_)) => "tesseract",
+        Some(protocol::Task::Compress(_)) => "compress",
+        None => "none",
     }
 }
 
