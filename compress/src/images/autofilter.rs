@@ -26,8 +26,9 @@ const PHOTO_FLATE_PIXELS: u64 = 250_000;
 /// What the caller knows of the image beyond its pixels.
 #[derive(Clone, Copy)]
 pub struct Trial {
-    /// Whether Flate of these pixels is worth trying (not already offered as the samples).
-    pub flate: bool,
+    /// The pixels are the source's samples at their size: their Flate is the exact re-encode,
+    /// tried whatever the size (unless a palette takes its place).
+    pub exact: bool,
     /// Whether the source was a JPEG.
     pub photo: bool,
 }
@@ -111,8 +112,7 @@ pub fn encodings(
     } else {
         FLATE_TRIAL_PIXELS
     };
-    if trial.flate
-        && (role == Role::SoftMask || tiny || area <= limit)
+    if (trial.exact || role == Role::SoftMask || tiny || area <= limit)
         && let Some(content) = flate::deflate_predicted(&pixels.data, dims, pixels.channels, 8)
     {
         with(
