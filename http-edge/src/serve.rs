@@ -130,6 +130,8 @@ async fn serve_remote(
 async fn start_metrics(addr: Option<std::net::SocketAddr>) -> anyhow::Result<()> {
     if let Some(addr) = addr {
         let listener = TcpListener::bind(addr).await?;
+        // Installed now, before the core starts recording, not when the task first runs.
+        crate::metrics::handle();
         tokio::spawn(async move {
             if let Err(error) = crate::metrics::serve(listener, shutdown_signal()).await {
                 tracing::error!(%error, "metrics listener failed");

@@ -24,6 +24,9 @@ fn sample(page: &str, name: &str, labels: &[&str]) -> Option<f64> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_metrics_page_counts_what_happened() {
+    // The recorder first, as `quire serve` installs it before it opens the core: what the
+    // core records while it starts (the first database pool sample) is not lost.
+    quire_edge::metrics::handle();
     let stack = Stack::start_with(Db::Sqlite, test_config(&["--free-daily-calls", "2"])).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let metrics_url = format!("http://{}/metrics", listener.local_addr().unwrap());
@@ -138,8 +141,22 @@ async fn the_metrics_page_counts_what_happened() {
         has("quire_quota_refusals_total", &[r#"quota="daily""#]) >= 1.0,
         "{page}"
     );
-    assert!(
-        has("quire_db_pool_connections", &[r#"state="open""#]) >= 1.0,
-        "{page}"
-    );
+    // Sampled by the core's health round (at start, then every 5 s): waited for, not assumed.
+    let mut open = sample(&page, "quire_db_pool_connections", &[r#"state="open""#]);
+    for _ in 0..70 {
+        if open.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let page = client
+            .get(&metrics_url)
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        open = sample(&page, "quire_db_pool_connections", &[r#"state="open""#]);
+    }
+    assert!(open.is_some_and(|n| n >= 1.0), "no pool gauge: {page}");
 }
