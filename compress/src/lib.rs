@@ -9,12 +9,14 @@
 //! A crate of its own, with no async runtime or service code, so that it builds and tests in
 //! seconds and its bench can run it straight on a corpus.
 
-mod appearances;
 mod displayed;
 mod fonts;
 mod images;
+mod pages;
 mod streams;
 mod structure;
+#[cfg(test)]
+mod test_pdf;
 
 use std::path::Path;
 

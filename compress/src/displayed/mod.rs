@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream, content::Content};
 
+use crate::pages::{appearance_streams, page_resources};
 use crate::streams::MAX_DECODED;
 
 mod matrix;
@@ -41,17 +42,6 @@ pub fn displayed_sizes(doc: &Document) -> DisplayedSizes {
         return DisplayedSizes::new();
     }
     walker.sizes
-}
-
-/// The page's resource dictionaries, nearest first.
-fn page_resources(doc: &Document, page_id: ObjectId) -> Vec<&Dictionary> {
-    let Ok((direct, ids)) = doc.get_page_resources(page_id) else {
-        return Vec::new();
-    };
-    direct
-        .into_iter()
-        .chain(ids.into_iter().filter_map(|id| doc.get_dictionary(id).ok()))
-        .collect()
 }
 
 struct Walker<'a> {
@@ -170,7 +160,7 @@ impl<'a> Walker<'a> {
             let Some(rect) = annot.get(b"Rect").ok().and_then(|o| four(self.doc, o)) else {
                 continue;
             };
-            for id in crate::appearances::appearance_streams(self.doc, annot) {
+            for id in appearance_streams(self.doc, annot) {
                 let Ok(Object::Stream(stream)) = self.doc.get_object(id) else {
                     continue;
                 };
@@ -226,6 +216,7 @@ mod tests {
     use lopdf::{Stream, dictionary};
 
     use super::*;
+    use crate::test_pdf::one_page;
 
     fn image(doc: &mut Document) -> ObjectId {
         doc.add_object(Stream::new(
@@ -276,24 +267,19 @@ mod tests {
               4 0 0 4 0 0 cm /Pattern cs /P scn 0 0 1 1 re f"
                 .to_vec(),
         ));
-        let pages = doc.new_object_id();
-        let page = doc.add_object(dictionary! {
-            "Type" => "Page", "Parent" => pages, "Contents" => content,
-            "MediaBox" => vec![0.into(), 0.into(), 200.into(), 200.into()],
-            "Annots" => vec![annot.into()],
-            "Resources" => dictionary! {
-                "XObject" => dictionary! {"F" => form},
-                "Pattern" => dictionary! {"P" => pattern},
+        one_page(
+            &mut doc,
+            dictionary! {
+                "Contents" => content,
+                "MediaBox" => vec![0.into(), 0.into(), 200.into(), 200.into()],
+                "Annots" => vec![annot.into()],
+                "Resources" => dictionary! {
+                    "XObject" => dictionary! {"F" => form},
+                    "Pattern" => dictionary! {"P" => pattern},
+                },
             },
-        });
-        doc.objects.insert(
-            pages,
-            Object::Dictionary(
-                dictionary! {"Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1},
-            ),
+            dictionary! {},
         );
-        let catalog = doc.add_object(dictionary! {"Type" => "Catalog", "Pages" => pages});
-        doc.trailer.set("Root", catalog);
         let sizes = displayed_sizes(&doc);
         // 10 x form's 3 x the largest call's 5.
         assert_eq!(sizes.get(&in_form), Some(&(150.0, 150.0)));

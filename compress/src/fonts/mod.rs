@@ -38,7 +38,10 @@ pub fn subset_fonts(doc: &mut Document) -> usize {
         tracing::debug!("font usage walk over its budget: every program kept whole");
         return 0;
     }
-    let plans = plan(doc, &usage);
+    // Counted once for both uses: rewriting programs and merging identical ones changes only
+    // the references to programs, never those to ToUnicode maps or descendant fonts.
+    let references = count_references(doc);
+    let plans = plan(doc, &usage, &references);
     let mut rewritten = 0;
     for (id, plan) in plans {
         let done = match &plan.need {
@@ -49,7 +52,6 @@ pub fn subset_fonts(doc: &mut Document) -> usize {
         rewritten += usize::from(done);
     }
     dedupe::merge_programs(doc);
-    let references = count_references(doc);
     maps_trim::trim(doc, &usage, &references);
     rewritten
 }
@@ -110,7 +112,11 @@ struct Plan {
     chain: BTreeSet<ObjectId>,
 }
 
-fn plan(doc: &Document, usage: &usage::Usage) -> BTreeMap<ObjectId, Plan> {
+fn plan(
+    doc: &Document,
+    usage: &usage::Usage,
+    references: &HashMap<ObjectId, usize>,
+) -> BTreeMap<ObjectId, Plan> {
     let mut plans: BTreeMap<ObjectId, Plan> = BTreeMap::new();
     // References seen on the ways from fonts to programs: (holder, target).
     let mut edges: BTreeSet<(ObjectId, ObjectId)> = BTreeSet::new();
@@ -235,7 +241,6 @@ fn plan(doc: &Document, usage: &usage::Usage) -> BTreeMap<ObjectId, Plan> {
     }
     // A program (or a descriptor on its way) referenced from anywhere but the fonts above
     // may be used in ways not counted: it stays whole.
-    let references = count_references(doc);
     let mut expected: HashMap<ObjectId, usize> = HashMap::new();
     for (_, target) in &edges {
         *expected.entry(*target).or_default() += 1;

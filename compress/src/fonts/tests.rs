@@ -4,6 +4,7 @@ use lopdf::{Dictionary, Document, Object, ObjectId, Stream, dictionary};
 use ttf_parser::{Face, GlyphId};
 
 use super::subset_fonts;
+use crate::test_pdf::one_page;
 
 const SANS: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 const MONO: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
@@ -263,22 +264,4 @@ fn type0_identity_h_keeps_the_glyphs_of_its_cids() {
         assert!(has_outline(&face, c), "{c} lost its outline");
     }
     assert!(!has_outline(&face, 'w'));
-}
-
-/// Makes `page` the document's only page and `catalog` its catalog (with the page tree).
-fn one_page(doc: &mut Document, mut page: Dictionary, mut catalog: Dictionary) {
-    let pages_id = doc.new_object_id();
-    page.set("Type", "Page");
-    page.set("Parent", pages_id);
-    let page = doc.add_object(page);
-    doc.objects.insert(
-        pages_id,
-        Object::Dictionary(
-            dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 },
-        ),
-    );
-    catalog.set("Type", "Catalog");
-    catalog.set("Pages", pages_id);
-    let catalog = doc.add_object(catalog);
-    doc.trailer.set("Root", catalog);
 }

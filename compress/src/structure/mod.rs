@@ -199,6 +199,7 @@ mod tests {
 
     use super::print_condition::contains;
     use super::*;
+    use crate::test_pdf::one_page;
 
     /// A page with a thumbnail, application data and its own XMP, drawing a form and an
     /// image that carry XMP too, and a graphics state with a halftone and a transfer function.
@@ -214,27 +215,19 @@ mod tests {
             vec![0; 4],
         ));
         let state = doc.add_object(dictionary! {"HT" => "Default", "TR" => "Identity", "LW" => 2});
-        let pages = doc.new_object_id();
-        let page = doc.add_object(dictionary! {
-            "Type" => "Page",
-            "Parent" => pages,
-            "Thumb" => thumb,
-            "PieceInfo" => dictionary! {"Illustrator" => dictionary! {}},
-            "Metadata" => xmp,
-            "Resources" => dictionary! {
-                "XObject" => dictionary! {"Im0" => image},
-                "ExtGState" => dictionary! {"G0" => state, "G1" => dictionary! {"UCR" => "Default"}},
+        let page = one_page(
+            &mut doc,
+            dictionary! {
+                "Thumb" => thumb,
+                "PieceInfo" => dictionary! {"Illustrator" => dictionary! {}},
+                "Metadata" => xmp,
+                "Resources" => dictionary! {
+                    "XObject" => dictionary! {"Im0" => image},
+                    "ExtGState" => dictionary! {"G0" => state, "G1" => dictionary! {"UCR" => "Default"}},
+                },
             },
-        });
-        doc.objects.insert(
-            pages,
-            Object::Dictionary(
-                dictionary! {"Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1},
-            ),
+            dictionary! {"Metadata" => xmp},
         );
-        let catalog =
-            doc.add_object(dictionary! {"Type" => "Catalog", "Pages" => pages, "Metadata" => xmp});
-        doc.trailer.set("Root", catalog);
         (doc, page, image, state)
     }
 

@@ -34,32 +34,21 @@ mod tests {
     use lopdf::dictionary;
 
     use super::*;
+    use crate::test_pdf::one_page;
 
     #[test]
     fn only_references_to_pages_outside_the_tree_go() {
         let mut doc = Document::with_version("1.7");
-        let pages = doc.new_object_id();
-        let page = doc.new_object_id();
+        let page = one_page(&mut doc, dictionary! {}, dictionary! {});
         let orphan = doc.add_object(dictionary! {"Type" => "Page"});
         let rect = || vec![0.into(), 0.into(), 10.into(), 10.into()];
         let stale = doc.add_object(
             dictionary! {"Type" => "Annot", "Subtype" => "Widget", "Rect" => rect(), "P" => orphan},
         );
         let good = doc.add_object(dictionary! {"Subtype" => "Link", "Rect" => rect(), "P" => page});
-        doc.objects.insert(
-            page,
-            Object::Dictionary(dictionary! {
-                "Type" => "Page", "Parent" => pages, "Annots" => vec![stale.into(), good.into()],
-            }),
-        );
-        doc.objects.insert(
-            pages,
-            Object::Dictionary(
-                dictionary! {"Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1},
-            ),
-        );
-        let catalog = doc.add_object(dictionary! {"Type" => "Catalog", "Pages" => pages});
-        doc.trailer.set("Root", catalog);
+        doc.get_dictionary_mut(page)
+            .expect("page")
+            .set("Annots", vec![stale.into(), good.into()]);
         assert_eq!(unlink(&mut doc), 1);
         assert!(!doc.get_dictionary(stale).expect("annot").has(b"P"));
         assert!(doc.get_dictionary(good).expect("annot").has(b"P"));

@@ -17,7 +17,7 @@ impl<'a> Walker<'a> {
         };
         for annot in annots {
             let mut ap_resources = Vec::new();
-            for id in crate::appearances::appearance_streams(self.doc, annot) {
+            for id in crate::pages::appearance_streams(self.doc, annot) {
                 if let Ok(Object::Stream(s)) = self.doc.get_object(id)
                     && let Some(res) = s.dict.get(b"Resources").ok().and_then(|o| self.dict(o))
                 {

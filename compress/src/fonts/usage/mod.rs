@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use lopdf::{Dictionary, Document, Object, ObjectId, content::Content};
 
+use crate::pages::page_resources;
 use crate::streams::MAX_DECODED;
 
 mod annots;
@@ -74,17 +75,6 @@ fn may_show_text(dict: &Dictionary) -> bool {
     let name = |key: &[u8]| dict.get(key).and_then(Object::as_name).ok();
     is_content_stream(dict)
         || (name(b"Subtype") != Some(b"Image") && (dict.has(b"Resources") || dict.has(b"BBox")))
-}
-
-/// The page's resource dictionaries, nearest first.
-fn page_resources(doc: &Document, page_id: ObjectId) -> Vec<&Dictionary> {
-    let Ok((direct, ids)) = doc.get_page_resources(page_id) else {
-        return Vec::new();
-    };
-    direct
-        .into_iter()
-        .chain(ids.into_iter().filter_map(|id| doc.get_dictionary(id).ok()))
-        .collect()
 }
 
 /// What a font name in a resource dictionary stands for.

@@ -1,8 +1,19 @@
-//! Annotation appearance streams, shared by the walks that read what a page shows (image
-//! sizes, font usage): /AP's normal, rollover and down entries, each a stream or a dictionary
-//! of states.
+//! What the walks that read what a page shows (image sizes, font usage) both start from: the
+//! page's resource dictionaries, and its annotations' appearance streams (/AP's normal,
+//! rollover and down entries, each a stream or a dictionary of states).
 
 use lopdf::{Dictionary, Document, Object, ObjectId};
+
+/// The page's resource dictionaries, nearest first.
+pub fn page_resources(doc: &Document, page_id: ObjectId) -> Vec<&Dictionary> {
+    let Ok((direct, ids)) = doc.get_page_resources(page_id) else {
+        return Vec::new();
+    };
+    direct
+        .into_iter()
+        .chain(ids.into_iter().filter_map(|id| doc.get_dictionary(id).ok()))
+        .collect()
+}
 
 /// Every appearance stream of `annot`, all states of all three entries.
 pub fn appearance_streams(doc: &Document, annot: &Dictionary) -> Vec<ObjectId> {
