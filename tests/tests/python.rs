@@ -16,16 +16,15 @@ fn python() -> String {
     })
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_python_grpcio_client_gets_the_same_api() {
-    let stack = Stack::start(Db::Sqlite).await;
-    let (account, key) = stack.account_with_key(Plan::Free, "upload,read").await;
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/python/grpc_client.py");
-    let target = stack.grpc.trim_start_matches("http://").to_owned();
+/// Runs `tests/python/<script>` against the stack's gRPC address and `args`; it must exit 0
+/// and print `done`.
+async fn run_client(stack: &Stack, script: &str, args: &[&str], done: &str) {
+    let script = format!("{}/python/{script}", env!("CARGO_MANIFEST_DIR"));
+    let target = stack.grpc.trim_start_matches("http://");
     let output = tokio::process::Command::new(python())
-        .arg(script)
-        .arg(&target)
-        .arg(&key)
+        .arg(&script)
+        .arg(target)
+        .args(args)
         .output()
         .await
         .expect("python runs");
@@ -33,9 +32,16 @@ async fn a_python_grpcio_client_gets_the_same_api() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.success(),
-        "python client failed:\n{stdout}\n{stderr}"
+        "{script} failed:\n{stdout}\n{stderr}"
     );
-    assert!(stdout.contains("python grpc client: ok"), "{stdout}");
+    assert!(stdout.contains(done), "{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_python_grpcio_client_gets_the_same_api() {
+    let stack = Stack::start(Db::Sqlite).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload,read").await;
+    run_client(&stack, "grpc_client.py", &[&key], "python grpc client: ok").await;
     // Upload and GetFile count; the share-token Download and the refused call do not.
     assert_eq!(stack.calls_today(account).await, 2);
 }
@@ -45,19 +51,11 @@ async fn a_python_grpcio_client_gets_the_same_api() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_reflection_client_builds_every_message() {
     let stack = Stack::start(Db::Sqlite).await;
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/python/reflection_client.py");
-    let target = stack.grpc.trim_start_matches("http://").to_owned();
-    let output = tokio::process::Command::new(python())
-        .arg(script)
-        .arg(&target)
-        .output()
-        .await
-        .expect("python runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success(),
-        "python reflection client failed:\n{stdout}\n{stderr}"
-    );
-    assert!(stdout.contains("python reflection client: ok"), "{stdout}");
+    run_client(
+        &stack,
+        "reflection_client.py",
+        &[],
+        "python reflection client: ok",
+    )
+    .await;
 }
