@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what Quire needs to build and run on a Debian machine, idempotently: Debian packages
-# (clamd, protoc, Tesseract, qpdf, cmake and nasm for the bundled libjpeg-turbo) and the PDFium
-# library from the pypdfium2 wheel. With --tests, also what the tests need: chromium and
-# playwright-core (tests/web) for the browser tests, the test tools (buf, grpcio) in .cache/venv
+# (clamd, protoc, Tesseract, qpdf, cmake and nasm for the bundled libjpeg-turbo, nodejs and npm),
+# the PDFium library from the pypdfium2 wheel and Swagger UI (npm, http-edge/web), which the
+# binary embeds for its API documentation page. With --tests, also what the tests need: chromium
+# and playwright-core (tests/web) for the browser tests, the test tools (buf, grpcio,
+# schemathesis) in .cache/venv
 # and the PDF corpora (scripts/fetch_corpus.py): pypdf's and pikepdf's test PDFs in
 # .cache/pdf-corpus, real-world PDFs of varied producers in .cache/compress-corpus for the
 # compression benchmark. With --corpus, the base and the corpora only (scripts/bench.sh process).
@@ -21,7 +23,7 @@ cache="$root/.cache"
 mkdir -p "$cache"
 
 need_apt=0
-for cmd in clamd sigtool protoc pkg-config clang qpdf cmake nasm; do
+for cmd in clamd sigtool protoc pkg-config clang qpdf cmake nasm node npm; do
   command -v "$cmd" >/dev/null 2>&1 || need_apt=1
 done
 [ -f /usr/include/google/protobuf/timestamp.proto ] || need_apt=1
@@ -34,13 +36,15 @@ for lang in eng fra; do
   ls /usr/share/tesseract-ocr/*/tessdata/$lang.traineddata >/dev/null 2>&1 || need_apt=1
 done
 python3 -m venv --help >/dev/null 2>&1 || need_apt=1
+# Node's own installs (nodesource, nvm) come with npm; Debian splits them.
+base_packages="$(command -v node >/dev/null && command -v npm >/dev/null || echo nodejs npm)"
 # The browser tests of the web interface: Debian's chromium driven by playwright-core (npm).
 test_packages=""
 if [ "$tests" = 1 ]; then
   for cmd in chromium node npm curl; do
     command -v "$cmd" >/dev/null 2>&1 || need_apt=1
   done
-  test_packages="chromium curl $(command -v node >/dev/null && command -v npm >/dev/null || echo nodejs npm)"
+  test_packages="chromium curl"
   # Fonts the compression quality test embeds (a TrueType and a Type 1 program).
   [ -f /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || need_apt=1
   [ -f /usr/share/fonts/type1/urw-base35/NimbusSans-Regular.t1 ] || need_apt=1
@@ -51,7 +55,7 @@ if [ "$corpus" = 1 ]; then
   for cmd in pdfinfo npm dpkg-deb; do
     command -v "$cmd" >/dev/null 2>&1 || need_apt=1
   done
-  test_packages="$test_packages poppler-utils $(command -v npm >/dev/null || echo nodejs npm)"
+  test_packages="$test_packages poppler-utils"
 fi
 if [ "$need_apt" = 1 ]; then
   echo "setup: installing Debian packages"
@@ -61,7 +65,7 @@ if [ "$need_apt" = 1 ]; then
     clamav clamav-daemon protobuf-compiler libprotobuf-dev pkg-config python3 python3-venv ca-certificates \
     libtesseract-dev libleptonica-dev clang libclang-dev tesseract-ocr-eng tesseract-ocr-fra qpdf \
     cmake nasm \
-    $test_packages
+    $base_packages $test_packages
 fi
 
 # PDFium is not a Debian package: the pypdfium2 wheel on PyPI ships libpdfium.so (build 8149).
@@ -79,6 +83,14 @@ with zipfile.ZipFile(wheel) as z, open(sys.argv[2], "wb") as out:
     out.write(z.read("pypdfium2_raw/libpdfium.so"))
 PY
   rm -rf "$tmp"
+fi
+
+# Swagger UI, embedded by http-edge/build.rs: installed again when the lockfile changes. No install
+# scripts: swagger-ui-dist's only dependency has just a usage-reporting one.
+web="$root/http-edge/web"
+if [ ! "$web/node_modules/.package-lock.json" -nt "$web/package-lock.json" ]; then
+  echo "setup: installing Swagger UI into http-edge/web"
+  npm ci --prefix "$web" --ignore-scripts --no-audit --no-fund
 fi
 
 # The PDF corpora (scripts/fetch_corpus.py says where each comes from), each fetched whole or
@@ -107,7 +119,7 @@ if [ "$tests" = 0 ]; then
   exit 0
 fi
 
-if [ ! -x "$cache/venv/bin/buf" ] || ! "$cache/venv/bin/python" -c "import grpc_tools, grpc_status, grpc_reflection" 2>/dev/null; then
+if [ ! -x "$cache/venv/bin/buf" ] || ! "$cache/venv/bin/python" -c "import grpc_tools, grpc_status, grpc_reflection, schemathesis" 2>/dev/null; then
   echo "setup: installing test tools into .cache/venv"
   python3 -m venv "$cache/venv"
   "$cache/venv/bin/pip" install -q -r "$root/scripts/requirements-dev.txt"

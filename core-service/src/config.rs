@@ -49,9 +49,13 @@ const TOOLING_PREFIXES: &[&str] = &["QUIRE_TEST_", "QUIRE_BENCH_"];
 
 /// Fails on any `QUIRE_*` variable that no Quire binary knows.
 pub fn reject_unknown_env() -> anyhow::Result<()> {
+    // The `quire` client's settings: a shell that exported them for `quire upload` can still
+    // start a server.
+    const CLIENT_ENV: &[&str] = &["QUIRE_URL", "QUIRE_API_KEY"];
     let unknown: Vec<String> = std::env::vars_os()
         .filter_map(|(key, _)| key.into_string().ok())
         .filter(|key| key.starts_with("QUIRE_") && !KNOWN_ENV.contains(&key.as_str()))
+        .filter(|key| !CLIENT_ENV.contains(&key.as_str()))
         .filter(|key| {
             !TOOLING_PREFIXES
                 .iter()
@@ -128,6 +132,15 @@ pub struct CoreConfig {
     /// Seconds an upload may take; unfinished uploads older than this are swept.
     #[arg(long, env = "QUIRE_UPLOAD_TIMEOUT", default_value_t = 3600)]
     pub upload_timeout: u64,
+
+    /// Seconds the first answer to an `Idempotency-Key` is kept for retries (default 24 h).
+    #[arg(long, env = "QUIRE_IDEMPOTENCY_TTL", default_value_t = 24 * 3600)]
+    pub idempotency_ttl: u64,
+
+    /// Seconds an unfinished resumable (tus) upload may take before it and its bytes are
+    /// deleted (default 24 h).
+    #[arg(long, env = "QUIRE_RESUMABLE_TTL", default_value_t = 24 * 3600)]
+    pub resumable_ttl: u64,
 
     /// Largest support ticket (JSON body on HTTP; log plus context on gRPC), in bytes.
     #[arg(long, env = "QUIRE_MAX_TICKET_SIZE", default_value_t = quire_proto::transport::DEFAULT_MAX_TICKET_SIZE)]
@@ -208,6 +221,20 @@ impl CoreConfig {
 
     pub fn job_timeout(&self) -> Duration {
         Duration::from_secs(self.job_timeout.max(1))
+    }
+
+    pub fn resumable_ttl(&self) -> Duration {
+        Duration::from_secs(self.resumable_ttl.max(1))
+    }
+
+    pub fn idempotency_ttl(&self) -> Duration {
+        Duration::from_secs(self.idempotency_ttl.max(1))
+    }
+
+    /// The longest one request may run: its upload, then an inspection and a job per page.
+    /// A request still marked running after this belongs to a core that went away.
+    pub fn request_lifetime(&self) -> Duration {
+        self.upload_timeout() + self.job_timeout() * (crate::process::MAX_PAGES + 1)
     }
 
     /// The PDFium library: the setting, else the first that exists of `<binary dir>/libpdfium.so`

@@ -41,6 +41,17 @@ pub fn app(state: EdgeState) -> Router {
             "/api/v1/process/pdf-to-images",
             post(routes::process::pdf_to_images),
         )
+        .route(
+            routes::tus::BASE,
+            post(routes::tus::create).options(routes::tus::options),
+        )
+        .route(
+            "/api/tus/{id}",
+            get(routes::tus::file)
+                .head(routes::tus::head)
+                .patch(routes::tus::patch)
+                .delete(routes::tus::delete),
+        )
         // Streaming handlers read the raw body; no size cap here, the core enforces the limits.
         .layer(DefaultBodyLimit::disable())
         .route(
@@ -57,6 +68,7 @@ pub fn app(state: EdgeState) -> Router {
     Router::new()
         .merge(api)
         .merge(web::routes())
+        .merge(crate::openapi::routes())
         .route("/f/{token}", get(routes::share::download))
         .route("/healthz", get(routes::health::healthz))
         .route("/readyz", get(routes::health::readyz))

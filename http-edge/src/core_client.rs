@@ -7,7 +7,9 @@ use std::time::Duration;
 use quire_proto::transport::{CONNECTION_WINDOW, STREAM_WINDOW};
 use quire_proto::v1::{
     account_service_client::AccountServiceClient, file_service_client::FileServiceClient,
-    process_service_client::ProcessServiceClient, support_service_client::SupportServiceClient,
+    process_service_client::ProcessServiceClient,
+    resumable_upload_service_client::ResumableUploadServiceClient,
+    support_service_client::SupportServiceClient,
 };
 use tonic::{Status, body::Body, codegen::http, transport::Endpoint};
 use tonic_health::pb::health_client::HealthClient;
@@ -27,6 +29,7 @@ pub struct CoreClients {
     pub accounts: AccountServiceClient<CoreChannel>,
     pub files: FileServiceClient<CoreChannel>,
     pub process: ProcessServiceClient<CoreChannel>,
+    pub resumable: ResumableUploadServiceClient<CoreChannel>,
     pub support: SupportServiceClient<CoreChannel>,
     pub health: HealthClient<CoreChannel>,
 }
@@ -80,6 +83,9 @@ impl CoreClients {
                 .max_decoding_message_size(max_message)
                 .max_encoding_message_size(max_message),
             process: ProcessServiceClient::new(channel.clone())
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
+            resumable: ResumableUploadServiceClient::new(channel.clone())
                 .max_decoding_message_size(max_message)
                 .max_encoding_message_size(max_message),
             support: SupportServiceClient::new(channel.clone())

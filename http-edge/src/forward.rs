@@ -1,15 +1,15 @@
-//! What crosses the edge unchanged: `Authorization` and the request id go to the core as
-//! metadata; response metadata comes back as HTTP headers.
+//! What crosses the edge unchanged: `Authorization`, the request id and `Idempotency-Key` go
+//! to the core as metadata; response metadata comes back as HTTP headers.
 
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
-use quire_proto::metadata::{AUTHORIZATION, REQUEST_ID};
+use quire_proto::metadata::{AUTHORIZATION, IDEMPOTENCY_KEY, REQUEST_ID};
 use tonic::metadata::{KeyAndValueRef, MetadataMap, MetadataValue};
 
 /// A gRPC request carrying the caller's credentials and request id.
 pub fn request<T>(headers: &HeaderMap, message: T) -> tonic::Request<T> {
     let mut request = tonic::Request::new(message);
     let metadata = request.metadata_mut();
-    for name in [AUTHORIZATION, REQUEST_ID] {
+    for name in [AUTHORIZATION, REQUEST_ID, IDEMPOTENCY_KEY] {
         if let Some(value) = headers.get(name).and_then(|v| v.to_str().ok())
             && let Ok(value) = MetadataValue::try_from(value)
         {

@@ -12,6 +12,7 @@ pub mod forward;
 pub mod linger;
 pub mod metrics;
 pub mod multipart;
+pub mod openapi;
 pub mod problem;
 pub mod routes;
 pub mod serve;

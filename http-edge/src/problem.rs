@@ -9,6 +9,10 @@ use axum::{
 use quire_proto::ErrorCode;
 use serde::Serialize;
 use tonic::Status;
+use utoipa::{
+    PartialSchema, ToSchema,
+    openapi::{RefOr, Schema, Type, schema::ObjectBuilder},
+};
 
 use crate::forward;
 
@@ -20,14 +24,50 @@ pub struct Problem {
     pub headers: Box<HeaderMap>,
 }
 
-#[derive(Serialize)]
-struct Body<'a> {
+// The `Problem` schema of /openapi.json.
+/// An RFC 9457 problem: the body of every error, sent as `application/problem+json`.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Problem)]
+pub(crate) struct Body<'a> {
+    /// `/problems/{code}`: a URI reference that `GET` resolves to the code's description.
     #[serde(rename = "type")]
+    #[schema(example = "/problems/daily-quota-exceeded")]
     kind: String,
+    /// The code's summary: the same for every occurrence of the code.
+    #[schema(example = "Daily quota exceeded")]
     title: &'a str,
+    /// The HTTP status of the answer, repeated.
+    #[schema(minimum = 400, maximum = 599, example = 429)]
     status: u16,
+    /// What was wrong this time, and how to fix it.
+    #[schema(
+        example = "the Free plan allows 100 calls per UTC day and today's are used up: retry after 44921 s (next UTC midnight) or upgrade to Pro"
+    )]
     detail: &'a str,
+    /// The stable error code: the same string a gRPC client finds in
+    /// `google.rpc.ErrorInfo.reason` (domain `quire`).
+    #[schema(value_type = CodeName)]
     code: &'a str,
+}
+
+/// The `ErrorCode` schema: every code of the shared table, so that a code the document does not
+/// know fails validation.
+pub struct CodeName;
+
+impl PartialSchema for CodeName {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(ErrorCode::ALL.iter().map(|code| code.as_str())))
+            .examples([ErrorCode::DailyQuotaExceeded.as_str()])
+            .into()
+    }
+}
+
+impl ToSchema for CodeName {
+    fn name() -> std::borrow::Cow<'static, str> {
+        "ErrorCode".into()
+    }
 }
 
 impl Problem {

@@ -6,6 +6,8 @@ pub use sea_orm_migration::prelude::*;
 mod m0001_accounts_keys_files;
 mod m0002_web_sessions;
 mod m0003_file_digest;
+mod m0004_idempotency_keys;
+mod m0005_resumable_uploads;
 
 pub struct Migrator;
 
@@ -16,6 +18,8 @@ impl MigratorTrait for Migrator {
             Box::new(m0001_accounts_keys_files::Migration),
             Box::new(m0002_web_sessions::Migration),
             Box::new(m0003_file_digest::Migration),
+            Box::new(m0004_idempotency_keys::Migration),
+            Box::new(m0005_resumable_uploads::Migration),
         ]
     }
 }

@@ -2,6 +2,10 @@
 
 pub const AUTHORIZATION: &str = "authorization";
 pub const REQUEST_ID: &str = "x-request-id";
+/// draft-ietf-httpapi-idempotency-key-header: a retry with the same key gets the first answer.
+pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+/// Set on an answer that repeats the first answer to its `Idempotency-Key`.
+pub const IDEMPOTENT_REPLAYED: &str = "idempotent-replayed";
 pub const RATELIMIT_LIMIT: &str = "x-ratelimit-limit";
 pub const RATELIMIT_REMAINING: &str = "x-ratelimit-remaining";
 pub const RATELIMIT_RESET: &str = "x-ratelimit-reset";

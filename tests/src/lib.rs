@@ -46,6 +46,19 @@ pub fn test_worker() -> std::path::PathBuf {
     target.join("quire-test-worker")
 }
 
+/// The interpreter with the test tools (grpcio, tuspy, schemathesis): the setup's venv unless
+/// QUIRE_TEST_PYTHON says else.
+pub fn python() -> String {
+    std::env::var("QUIRE_TEST_PYTHON").unwrap_or_else(|_| {
+        let venv = concat!(env!("CARGO_MANIFEST_DIR"), "/../.cache/venv/bin/python");
+        if std::path::Path::new(venv).exists() {
+            venv.to_owned()
+        } else {
+            "python3".to_owned()
+        }
+    })
+}
+
 /// The PDFium library scripts/setup.sh extracts into the workspace's .cache.
 pub fn pdfium_lib() -> std::path::PathBuf {
     std::env::var_os("QUIRE_TEST_PDFIUM_LIB")

@@ -53,6 +53,11 @@ both_databases!(old_files_keep_their_sha256_as_the_digest, |db| {
         [format!("sha256:{SHA256}"), String::new()]
     );
 
-    Migrator::down(&conn, Some(1)).await.unwrap();
+    // Down past m0005 and m0004 (resumable uploads, idempotency keys: nothing to keep) and m0003.
+    Migrator::down(&conn, Some(3)).await.unwrap();
     assert_eq!(column(&conn, "sha256").await, [SHA256, ""]);
+    let gone = conn
+        .execute_unprepared("SELECT COUNT(*) FROM idempotency_keys")
+        .await;
+    assert!(gone.is_err(), "m0004 down drops its table");
 });

@@ -2,19 +2,7 @@
 //! that other languages get exactly what Rust and REST clients get.
 
 use quire_core::quota::Plan;
-use quire_e2e::{Db, Stack};
-
-/// The interpreter with grpcio installed: the setup's venv unless QUIRE_TEST_PYTHON says else.
-fn python() -> String {
-    std::env::var("QUIRE_TEST_PYTHON").unwrap_or_else(|_| {
-        let venv = concat!(env!("CARGO_MANIFEST_DIR"), "/../.cache/venv/bin/python");
-        if std::path::Path::new(venv).exists() {
-            venv.to_owned()
-        } else {
-            "python3".to_owned()
-        }
-    })
-}
+use quire_e2e::{Db, Stack, python};
 
 /// Runs `tests/python/<script>` against the stack's gRPC address and `args`; it must exit 0
 /// and print `done`.

@@ -3,7 +3,9 @@
 pub mod account;
 pub mod api_key;
 pub mod file;
+pub mod idempotency_key;
 pub mod login_failure;
+pub mod resumable_upload;
 pub mod session;
 
 use std::time::Duration;

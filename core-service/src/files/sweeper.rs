@@ -1,5 +1,6 @@
 //! Background sweeping: expired files, uploads a crash or a lost connection left unfinished,
-//! and the account tables' dead rows (expired sessions, failed log-ins that no longer count).
+//! the account tables' dead rows (expired sessions, failed log-ins that no longer count) and
+//! expired idempotency keys with their kept answers, and expired resumable uploads.
 
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ use crate::{
     db::file::{self, STATE_COMMITTING, STATE_PENDING, STATE_READY},
     error::ApiError,
     error::ApiResult,
-    storage,
+    idempotency, resumable, storage,
 };
 
 const BATCH: u64 = 500;
@@ -29,6 +30,16 @@ pub async fn run(core: Core, every: Duration) {
         }
         if let Err(error) = sweep_accounts(&core).await {
             tracing::warn!(%error, "session sweep failed");
+        }
+        match idempotency::ledger::sweep(&core, Utc::now()).await {
+            Ok(0) => {}
+            Ok(keys) => tracing::info!(keys, "swept idempotency keys"),
+            Err(error) => tracing::warn!(%error, "idempotency key sweep failed"),
+        }
+        match resumable::sweep(&core, Utc::now()).await {
+            Ok(0) => {}
+            Ok(uploads) => tracing::info!(uploads, "swept expired resumable uploads"),
+            Err(error) => tracing::warn!(%error, "resumable upload sweep failed"),
         }
     }
 }

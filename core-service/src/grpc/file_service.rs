@@ -22,6 +22,7 @@ use crate::{
         remove,
         upload::{self, UploadMeta, UploadPiece},
     },
+    idempotency::Fingerprint,
 };
 
 pub struct FileApi {
@@ -40,30 +41,60 @@ impl FileService for FileApi {
         &self,
         request: Request<Streaming<UploadRequest>>,
     ) -> Result<Response<UploadResponse>, Status> {
-        let admitted = gate::admit(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
+        let (admitted, mut idempotency) =
+            gate::admit_idempotent(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
         let mut stream = request.into_inner();
         let result = async {
+            let first = first_metadata(&mut stream).await?;
+            if idempotency.is_repeat() {
+                // Read (not stored) only to tell whether it is the same request.
+                let (expires_in, digest) = digest_only(&self.core, chunks(stream)).await?;
+                let fingerprint = upload_fingerprint(&first, expires_in, &digest);
+                if let Some(answer) = idempotency.replay(&fingerprint)? {
+                    return Ok(answer);
+                }
+                return Err(ApiError::internal(
+                    "replaying an upload",
+                    "repeat without answer",
+                ));
+            }
             let UploadMetadata {
                 filename,
                 expires_in_seconds,
                 size,
-            } = first_metadata(&mut stream).await?;
+            } = first.clone();
             let meta = UploadMeta {
                 filename,
                 expires_in: expires_in_seconds,
                 declared_size: size,
             };
-            upload::ingest(&self.core, &admitted.caller, meta, chunks(stream)).await
+            let trailer = std::sync::Arc::new(std::sync::Mutex::new(None));
+            let pieces = chunks(stream).inspect({
+                let trailer = trailer.clone();
+                move |piece| {
+                    if let Ok(UploadPiece::Trailer { expires_in }) = piece
+                        && let Ok(mut trailer) = trailer.lock()
+                    {
+                        *trailer = *expires_in;
+                    }
+                }
+            });
+            let file = upload::ingest(&self.core, &admitted.caller, meta, pieces).await?;
+            let expires_in = trailer.lock().ok().and_then(|t| *t);
+            let fingerprint = upload_fingerprint(&first, expires_in, &file.digest);
+            let response = UploadResponse {
+                file: Some(files::to_proto(&file, &self.core.config.base_url())),
+            };
+            let metadata = admitted.metadata();
+            idempotency.keep(&fingerprint, &response, &metadata).await?;
+            Ok((response, metadata))
         }
         .await;
+        if result.is_err() {
+            idempotency.release().await;
+        }
         match result {
-            Ok(file) => {
-                let file = files::to_proto(&file, &self.core.config.base_url());
-                Ok(respond(
-                    UploadResponse { file: Some(file) },
-                    admitted.metadata(),
-                ))
-            }
+            Ok((response, metadata)) => Ok(respond(response, metadata)),
             Err(err) => Err(admitted.annotate(err).into()),
         }
     }
@@ -167,6 +198,54 @@ async fn owned_file(
             "no file with this token in this account",
         ))
     }
+}
+
+/// What an upload asked for: its metadata, with the lifetime a trailing metadata message set
+/// in place of the first's, and the content's digest ("blake3:<hex>", as files store it).
+fn upload_fingerprint(
+    first: &UploadMetadata,
+    expires_in: Option<u64>,
+    digest: &str,
+) -> Fingerprint {
+    let metadata = UploadMetadata {
+        expires_in_seconds: expires_in.or(first.expires_in_seconds),
+        ..first.clone()
+    };
+    let mut fingerprint = Fingerprint::new("upload");
+    fingerprint.message(&metadata).field(digest.as_bytes());
+    fingerprint
+}
+
+/// Reads a repeated upload to its end without storing it: the trailing lifetime, if any, and
+/// the content's digest. The size limit and the upload timeout hold as for a stored upload.
+async fn digest_only(
+    core: &Core,
+    pieces: impl Stream<Item = ApiResult<UploadPiece>>,
+) -> ApiResult<(Option<u64>, String)> {
+    let max = core.config.max_upload_size;
+    let read = async {
+        let mut pieces = std::pin::pin!(pieces);
+        let (mut hasher, mut size, mut expires_in) = (blake3::Hasher::new(), 0u64, None);
+        while let Some(piece) = pieces.next().await {
+            match piece? {
+                UploadPiece::Chunk(bytes) => {
+                    size += bytes.len() as u64;
+                    if size > max {
+                        return Err(ApiError::new(
+                            ErrorCode::FileTooLarge,
+                            format!("the file is over the {max}-byte limit: send a smaller file"),
+                        ));
+                    }
+                    hasher.update(&bytes);
+                }
+                UploadPiece::Trailer { expires_in: set } => expires_in = set,
+            }
+        }
+        Ok((expires_in, format!("blake3:{}", hasher.finalize().to_hex())))
+    };
+    tokio::time::timeout(core.config.upload_timeout(), read)
+        .await
+        .map_err(|_| ApiError::invalid("the upload took longer than the upload timeout"))?
 }
 
 /// Reads the first message, which must carry the metadata.

@@ -7,6 +7,7 @@ use crate::{
     Core,
     auth::{self, Caller, ScopeRule},
     error::{ApiError, ApiResult},
+    idempotency::Idempotency,
     quota::{self, RateLimit},
 };
 
@@ -35,9 +36,29 @@ impl Admitted {
 /// Authenticates and authorizes, then counts the call against the daily quota.
 pub async fn admit(core: &Core, metadata: &MetadataMap, rule: ScopeRule) -> ApiResult<Admitted> {
     let caller = authorize(core, metadata, rule).await?;
-    let cap = caller.plan.daily_calls(&core.config);
-    let rate_limit = quota::charge_call(&core.db, caller.account_id, cap, Utc::now()).await?;
+    let rate_limit = charge(core, &caller).await?;
     Ok(Admitted { caller, rate_limit })
+}
+
+/// As [`admit`], for the calls that take an `Idempotency-Key`: the key is claimed before the
+/// call is counted, and a repeat of a request answered before is not counted again.
+pub async fn admit_idempotent(
+    core: &Core,
+    metadata: &MetadataMap,
+    rule: ScopeRule,
+) -> ApiResult<(Admitted, Idempotency)> {
+    let caller = authorize(core, metadata, rule).await?;
+    let idempotency = Idempotency::claim(core, caller.account_id, metadata).await?;
+    let rate_limit = match idempotency.is_repeat() {
+        true => None,
+        false => charge(core, &caller).await?,
+    };
+    Ok((Admitted { caller, rate_limit }, idempotency))
+}
+
+async fn charge(core: &Core, caller: &Caller) -> ApiResult<Option<RateLimit>> {
+    let cap = caller.plan.daily_calls(&core.config);
+    quota::charge_call(&core.db, caller.account_id, cap, Utc::now()).await
 }
 
 /// Authenticates and authorizes without counting (for calls that cannot be served yet).

@@ -8,6 +8,7 @@ mod health;
 mod in_process;
 mod process_service;
 mod reflection;
+mod resumable_service;
 mod server;
 mod support_service;
 

@@ -7,6 +7,7 @@ use bytes::Bytes;
 use futures::{Stream, StreamExt, stream::BoxStream};
 use quire_proto::{
     ErrorCode,
+    metadata::{COMPRESSED_SIZE, DPI, ORIGINAL_SIZE, PAGE_COUNT, SAVINGS_PERCENT},
     v1::{
         CompressPdfOptions, CompressPdfRequest, CompressPdfResponse, CompressPdfSummary,
         CompressionQuality, OcrOptions, OcrRequest, OcrResponse, PdfToImagesOptions,
@@ -26,6 +27,7 @@ use crate::{
     Core,
     auth::ScopeRule,
     error::{ApiError, ApiResult},
+    idempotency::Fingerprint,
     ocr,
     pdf::{compress_request, to_images},
     process::{
@@ -56,7 +58,8 @@ impl ProcessService for ProcessApi {
         &self,
         request: Request<Streaming<OcrRequest>>,
     ) -> Result<Response<OcrResponse>, Status> {
-        let admitted = gate::admit(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
+        let (admitted, mut idempotency) =
+            gate::admit_idempotent(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
         let split = |m: OcrRequest| match m.payload {
             Some(ocr_request::Payload::Options(o)) => Some(Piece::Options(o)),
             Some(ocr_request::Payload::Chunk(c)) => Some(Piece::Chunk(c)),
@@ -69,6 +72,10 @@ impl ProcessService for ProcessApi {
         };
         let result = async {
             let (options, input) = self.receive(request.into_inner(), split, merge).await?;
+            let fingerprint = fingerprint("ocr", &options, &input);
+            if let Some(answer) = idempotency.replay(&fingerprint)? {
+                return Ok(answer);
+            }
             let OcrOptions { filename: _, lang } = options;
             let lang = self.resolve_lang(&lang)?;
             let kind = sniff(&input.head).map_err(|received| {
@@ -79,24 +86,28 @@ impl ProcessService for ProcessApi {
                     ),
                 )
             })?;
-            ocr::extract(&self.core.processing, &input, kind, lang).await
-        }
-        .await;
-        match result {
-            Ok(ocr::OcrResult {
+            let ocr::OcrResult {
                 text,
                 pages,
                 chars,
                 lang,
-            }) => Ok(respond(
-                OcrResponse {
-                    text,
-                    pages,
-                    chars,
-                    lang,
-                },
-                admitted.metadata(),
-            )),
+            } = ocr::extract(&self.core.processing, &input, kind, lang).await?;
+            let response = OcrResponse {
+                text,
+                pages,
+                chars,
+                lang,
+            };
+            let metadata = admitted.metadata();
+            idempotency.keep(&fingerprint, &response, &metadata).await?;
+            Ok((response, metadata))
+        }
+        .await;
+        if result.is_err() {
+            idempotency.release().await;
+        }
+        match result {
+            Ok((response, metadata)) => Ok(respond(response, metadata)),
             Err(err) => Err(admitted.annotate(err).into()),
         }
     }
@@ -107,7 +118,8 @@ impl ProcessService for ProcessApi {
         &self,
         request: Request<Streaming<CompressPdfRequest>>,
     ) -> Result<Response<Self::CompressPdfStream>, Status> {
-        let admitted = gate::admit(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
+        let (admitted, mut idempotency) =
+            gate::admit_idempotent(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
         let split = |m: CompressPdfRequest| match m.payload {
             Some(compress_pdf_request::Payload::Options(o)) => Some(Piece::Options(o)),
             Some(compress_pdf_request::Payload::Chunk(c)) => Some(Piece::Chunk(c)),
@@ -124,6 +136,10 @@ impl ProcessService for ProcessApi {
         };
         let result = async {
             let (options, input) = self.receive(request.into_inner(), split, merge).await?;
+            let fingerprint = fingerprint("compress-pdf", &options, &input);
+            if let Some(answer) = idempotency.replay_file(&self.core, &fingerprint).await? {
+                return Ok(answer);
+            }
             let CompressPdfOptions {
                 filename: _,
                 quality,
@@ -135,31 +151,38 @@ impl ProcessService for ProcessApi {
                 )));
             }
             expect_pdf(&input)?;
-            compress_request::compress(&self.core.processing, input, quality).await
-        }
-        .await;
-        match result {
-            Ok(compress_request::Compressed {
+            let compress_request::Compressed {
                 original_size,
                 compressed_size,
                 savings_percent,
                 pdf,
-            }) => {
-                let mut metadata = admitted.metadata();
-                insert(&mut metadata, "x-original-size", original_size);
-                insert(&mut metadata, "x-compressed-size", compressed_size);
-                if let Ok(value) = format!("{savings_percent:.2}").parse() {
-                    metadata.insert("x-savings-percent", value);
-                }
-                let summary = CompressPdfResponse {
-                    payload: Some(compress_pdf_response::Payload::Summary(
-                        CompressPdfSummary {
-                            original_size,
-                            compressed_size,
-                            savings_percent,
-                        },
-                    )),
-                };
+            } = compress_request::compress(&self.core.processing, input, quality).await?;
+            let mut metadata = admitted.metadata();
+            insert(&mut metadata, ORIGINAL_SIZE, original_size);
+            insert(&mut metadata, COMPRESSED_SIZE, compressed_size);
+            if let Ok(value) = format!("{savings_percent:.2}").parse() {
+                metadata.insert(SAVINGS_PERCENT, value);
+            }
+            let summary = CompressPdfResponse {
+                payload: Some(compress_pdf_response::Payload::Summary(
+                    CompressPdfSummary {
+                        original_size,
+                        compressed_size,
+                        savings_percent,
+                    },
+                )),
+            };
+            let pdf = idempotency
+                .keep_file(&self.core, &fingerprint, &summary, &metadata, pdf)
+                .await?;
+            Ok((summary, metadata, pdf))
+        }
+        .await;
+        if result.is_err() {
+            idempotency.release().await;
+        }
+        match result {
+            Ok((summary, metadata, pdf)) => {
                 let stream = summary_then_chunks(summary, pdf, |bytes| CompressPdfResponse {
                     payload: Some(compress_pdf_response::Payload::Chunk(bytes)),
                 });
@@ -175,7 +198,8 @@ impl ProcessService for ProcessApi {
         &self,
         request: Request<Streaming<PdfToImagesRequest>>,
     ) -> Result<Response<Self::PdfToImagesStream>, Status> {
-        let admitted = gate::admit(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
+        let (admitted, mut idempotency) =
+            gate::admit_idempotent(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
         let split = |m: PdfToImagesRequest| match m.payload {
             Some(pdf_to_images_request::Payload::Options(o)) => Some(Piece::Options(o)),
             Some(pdf_to_images_request::Payload::Chunk(c)) => Some(Piece::Chunk(c)),
@@ -188,25 +212,37 @@ impl ProcessService for ProcessApi {
         };
         let result = async {
             let (options, input) = self.receive(request.into_inner(), split, merge).await?;
+            let fingerprint = fingerprint("pdf-to-images", &options, &input);
+            if let Some(answer) = idempotency.replay_file(&self.core, &fingerprint).await? {
+                return Ok(answer);
+            }
             let PdfToImagesOptions { filename: _, dpi } = options;
             let dpi = to_images::check_dpi(dpi)?;
             expect_pdf(&input)?;
-            to_images::render_zip(&self.core.processing, input, dpi).await
+            let to_images::Rendering { pages, dpi, zip } =
+                to_images::render_zip(&self.core.processing, input, dpi).await?;
+            let mut metadata = admitted.metadata();
+            insert(&mut metadata, PAGE_COUNT, pages);
+            insert(&mut metadata, DPI, dpi);
+            let summary = PdfToImagesResponse {
+                payload: Some(pdf_to_images_response::Payload::Summary(
+                    PdfToImagesSummary {
+                        page_count: pages,
+                        dpi,
+                    },
+                )),
+            };
+            let zip = idempotency
+                .keep_file(&self.core, &fingerprint, &summary, &metadata, zip)
+                .await?;
+            Ok((summary, metadata, zip))
         }
         .await;
+        if result.is_err() {
+            idempotency.release().await;
+        }
         match result {
-            Ok(to_images::Rendering { pages, dpi, zip }) => {
-                let mut metadata = admitted.metadata();
-                insert(&mut metadata, "x-page-count", pages);
-                insert(&mut metadata, "x-dpi", dpi);
-                let summary = PdfToImagesResponse {
-                    payload: Some(pdf_to_images_response::Payload::Summary(
-                        PdfToImagesSummary {
-                            page_count: pages,
-                            dpi,
-                        },
-                    )),
-                };
+            Ok((summary, metadata, zip)) => {
                 let stream = summary_then_chunks(summary, zip, |bytes| PdfToImagesResponse {
                     payload: Some(pdf_to_images_response::Payload::Chunk(bytes)),
                 });
@@ -308,6 +344,14 @@ fn summary_then_chunks<R: Send + 'static>(
     futures::stream::once(async { Ok(summary) })
         .chain(bytes.map(move |piece| piece.map(chunk).map_err(Status::from)))
         .boxed()
+}
+
+/// What a processing request asked for: the endpoint, its options (after any trailing
+/// options message) and the file's content.
+fn fingerprint(rpc: &str, options: &impl prost::Message, input: &StagedInput) -> Fingerprint {
+    let mut fingerprint = Fingerprint::new(rpc);
+    fingerprint.message(options).field(input.digest.as_bytes());
+    fingerprint
 }
 
 fn first_message() -> ApiError {

@@ -7,7 +7,9 @@ use std::time::Duration;
 use quire_proto::transport::{CONNECTION_WINDOW, STREAM_WINDOW};
 use quire_proto::v1::{
     account_service_server::AccountServiceServer, file_service_server::FileServiceServer,
-    process_service_server::ProcessServiceServer, support_service_server::SupportServiceServer,
+    process_service_server::ProcessServiceServer,
+    resumable_upload_service_server::ResumableUploadServiceServer,
+    support_service_server::SupportServiceServer,
 };
 use tokio::{
     net::{TcpListener, UnixListener},
@@ -21,7 +23,8 @@ use tonic::{
 
 use super::{
     account_service::AccountApi, conn, file_service::FileApi, health, in_process::InProcess,
-    process_service::ProcessApi, reflection::Reflection, support_service::SupportApi,
+    process_service::ProcessApi, reflection::Reflection, resumable_service::ResumableApi,
+    support_service::SupportApi,
 };
 use crate::{Core, files::sweeper};
 
@@ -55,6 +58,11 @@ impl Services {
             )
             .add_service(
                 ProcessServiceServer::new(ProcessApi::new(core.clone()))
+                    .max_decoding_message_size(max)
+                    .max_encoding_message_size(max),
+            )
+            .add_service(
+                ResumableUploadServiceServer::new(ResumableApi::new(core.clone()))
                     .max_decoding_message_size(max)
                     .max_encoding_message_size(max),
             )

@@ -15,6 +15,7 @@ use crate::{
     Core,
     auth::ScopeRule,
     error::{ApiError, ApiResult},
+    idempotency::Fingerprint,
     support::{self, Locale, Reply, Ticket},
 };
 
@@ -34,14 +35,30 @@ impl SupportService for SupportApi {
         &self,
         request: Request<AutoReplyRequest>,
     ) -> Result<Response<AutoReplyResponse>, Status> {
-        let admitted = gate::admit(&self.core, request.metadata(), ScopeRule::ANY).await?;
+        let (admitted, mut idempotency) =
+            gate::admit_idempotent(&self.core, request.metadata(), ScopeRule::ANY).await?;
+        let mut fingerprint = Fingerprint::new("support");
+        fingerprint.message(request.get_ref());
         let AutoReplyRequest {
             raw_log,
             ticket_context,
             locale,
         } = request.into_inner();
-        match self.run(raw_log, ticket_context, &locale).await {
-            Ok(reply) => Ok(respond(response(reply), admitted.metadata())),
+        let result = async {
+            if let Some(answer) = idempotency.replay(&fingerprint)? {
+                return Ok(answer);
+            }
+            let reply = response(self.run(raw_log, ticket_context, &locale).await?);
+            let metadata = admitted.metadata();
+            idempotency.keep(&fingerprint, &reply, &metadata).await?;
+            Ok((reply, metadata))
+        }
+        .await;
+        if result.is_err() {
+            idempotency.release().await;
+        }
+        match result {
+            Ok((reply, metadata)) => Ok(respond(reply, metadata)),
             Err(err) => Err(admitted.annotate(err).into()),
         }
     }

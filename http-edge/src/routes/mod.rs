@@ -5,6 +5,7 @@ pub mod problems;
 pub mod process;
 pub mod share;
 pub mod support;
+pub mod tus;
 pub mod upload;
 
 use axum::{

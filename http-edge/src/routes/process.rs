@@ -19,28 +19,146 @@ use quire_proto::{
 };
 use serde::Serialize;
 use tonic::Streaming;
+use utoipa::{
+    ToSchema,
+    openapi::{ObjectBuilder, RefOr, Schema, Type},
+};
 
 use super::{json_with_metadata, share::content_disposition};
 use crate::{
     EdgeState, forward,
     multipart::{self, Fields},
+    openapi::blank_is_default,
+    openapi::problems::{
+        Forbidden, KeyInUse, ProcessBadRequest, ProcessTooLarge, ProcessUnavailable,
+        ProcessUnprocessable, ProcessingFailed, QuotaExceeded, Unauthorized,
+    },
     problem::Problem,
 };
 
-#[derive(Serialize)]
+// SPEC 2.2.
+/// The text of the file.
+#[derive(Serialize, ToSchema)]
+#[schema(example = json!({
+    "text": "Quire OpenAPI example: this page has a text layer, so OCR returns it as it is.",
+    "pages": 1, "chars": 78, "lang": "fra+eng"
+}))]
 struct OcrResult {
+    /// The text found; pages are separated by a form feed (`\f`).
     text: String,
+    /// Pages (or TIFF frames) read.
     pages: u32,
+    /// Unicode characters in `text`.
     chars: u64,
+    /// The language value used.
     lang: String,
 }
 
+/// The option fields each form may carry besides `file`.
+pub const OCR_FIELDS: &[&str] = &["lang"];
+pub const COMPRESS_FIELDS: &[&str] = &["quality"];
+pub const PDF_TO_IMAGES_FIELDS: &[&str] = &["dpi"];
+
+// The forms, for the document only: the handlers stream them (multipart.rs), never build them.
+/// An image or a PDF and its options. Unknown fields are refused (400).
+#[derive(ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct OcrForm {
+    /// A PNG, JPEG, TIFF (every page), WebP or BMP image, or a PDF of up to 30 pages; the type
+    /// is told from the bytes, never from the name. Option fields may come before or after it.
+    #[schema(value_type = String, format = Binary, min_length = 1, example = crate::openapi::example_pdf)]
+    file: Vec<u8>,
+    /// Tesseract languages joined by `+` (at most 4), each one installed on the server (the
+    /// 400 for any other value lists them). Empty: as if left out.
+    #[schema(
+        default = "fra+eng",
+        examples("fra+eng", "eng", "fra"),
+        nullable = false
+    )]
+    lang: Option<String>,
+}
+
+/// A PDF and its options. Unknown fields are refused (400).
+#[derive(ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct CompressPdfForm {
+    /// The PDF. Option fields may come before or after it.
+    #[schema(value_type = String, format = Binary, min_length = 1, example = crate::openapi::example_pdf)]
+    file: Vec<u8>,
+    #[schema(schema_with = quality_schema)]
+    quality: Option<String>,
+}
+
+fn quality_schema() -> RefOr<Schema> {
+    let preset = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(CompressionQuality::NAMES.iter().copied()))
+        .default(Some("ebook".into()));
+    blank_is_default(
+        preset,
+        "Ghostscript's presets of the same names: image resolution and JPEG quality fall from \
+         `prepress` to `screen`; `ebook` by default.",
+    )
+}
+
+/// A PDF and its options. Unknown fields are refused (400).
+#[derive(ToSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+pub struct PdfToImagesForm {
+    /// The PDF, of up to 30 pages. Option fields may come before or after it.
+    #[schema(value_type = String, format = Binary, min_length = 1, example = crate::openapi::example_pdf)]
+    file: Vec<u8>,
+    #[schema(schema_with = dpi_schema)]
+    dpi: Option<u32>,
+}
+
+fn dpi_schema() -> RefOr<Schema> {
+    let dpi = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(72))
+        .maximum(Some(300))
+        .default(Some(150.into()));
+    blank_is_default(
+        dpi,
+        "Resolution of the PNG pages, 150 by default (A4 at 150 dpi is 1240×1754).",
+    )
+}
+
+/// Extract the text of an image or a PDF (OCR).
+///
+/// A PDF page whose own text layer holds real text gives that text at once; other pages, and
+/// images, are read by Tesseract at 300 dpi. Scope `upload`; the call counts against the daily
+/// quota. Nothing is stored.
+#[utoipa::path(
+    post,
+    path = "/api/v1/process/ocr",
+    tag = "processing",
+    security(("apiKey" = [])),
+    params(("Idempotency-Key" = String, Header)),
+    request_body(content = OcrForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "The text found.", body = OcrResult,
+            headers(("Idempotent-Replayed"))),
+        (status = 400, response = inline(ProcessBadRequest)),
+        (status = 401, response = inline(Unauthorized)),
+        (status = 403, response = inline(Forbidden)),
+        (status = 409, response = inline(KeyInUse)),
+        (status = 413, response = inline(ProcessTooLarge)),
+        (status = 422, response = inline(ProcessUnprocessable)),
+        (status = 429, response = inline(QuotaExceeded)),
+        (status = 500, response = inline(ProcessingFailed)),
+        (status = 503, response = inline(ProcessUnavailable)),
+    )
+)]
 pub async fn ocr(
     State(state): State<EdgeState>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, Problem> {
-    let part = multipart::file_part(&headers, body, &["lang"]).await?;
+    let part = multipart::file_part(&headers, body, OCR_FIELDS).await?;
     let head = ocr_options(part.filename.clone(), &part.fields)?;
     let (stream, failed) = part.into_request_stream(
         head,
@@ -74,12 +192,42 @@ fn ocr_options(filename: String, fields: &Fields) -> Result<OcrRequest, Problem>
     })
 }
 
+/// Compress a PDF.
+///
+/// Rewritten by Quire's own engine: fonts cut to the glyphs shown, images resampled and
+/// re-encoded to the preset, streams recompressed, unused objects dropped. Never worse: when the
+/// result is not smaller, the PDF comes back unchanged with `X-Savings-Percent: 0.00`. Scope
+/// `upload`; the call counts against the daily quota. Nothing is stored.
+#[utoipa::path(
+    post,
+    path = "/api/v1/process/compress-pdf",
+    tag = "processing",
+    security(("apiKey" = [])),
+    params(("Idempotency-Key" = String, Header)),
+    request_body(content = CompressPdfForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "The compressed PDF, named after the original \
+            (`report.pdf` → `report-compressed.pdf`).",
+            content(("application/pdf")),
+            headers(("X-Original-Size"), ("X-Compressed-Size"), ("X-Savings-Percent"), ("Content-Disposition"),
+                ("Idempotent-Replayed"))),
+        (status = 400, response = inline(ProcessBadRequest)),
+        (status = 401, response = inline(Unauthorized)),
+        (status = 403, response = inline(Forbidden)),
+        (status = 409, response = inline(KeyInUse)),
+        (status = 413, response = inline(ProcessTooLarge)),
+        (status = 422, response = inline(ProcessUnprocessable)),
+        (status = 429, response = inline(QuotaExceeded)),
+        (status = 500, response = inline(ProcessingFailed)),
+        (status = 503, response = inline(ProcessUnavailable)),
+    )
+)]
 pub async fn compress_pdf(
     State(state): State<EdgeState>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, Problem> {
-    let part = multipart::file_part(&headers, body, &["quality"]).await?;
+    let part = multipart::file_part(&headers, body, COMPRESS_FIELDS).await?;
     let output_name = derived_name(&part.filename, "-compressed.pdf");
     let head = compress_options(part.filename.clone(), &part.fields)?;
     let (stream, failed) = part.into_request_stream(
@@ -125,12 +273,41 @@ fn compress_options(filename: String, fields: &Fields) -> Result<CompressPdfRequ
     })
 }
 
+/// Convert a PDF into PNG pages in a ZIP.
+///
+/// The ZIP holds `page-001.png`, `page-002.png`, ... stored without recompression and streamed
+/// as pages finish; every page's size is checked before the first byte goes out, and a page
+/// that fails mid-stream cuts the connection, so a truncated ZIP never looks complete. Scope
+/// `upload`; the call counts against the daily quota. Nothing is stored.
+#[utoipa::path(
+    post,
+    path = "/api/v1/process/pdf-to-images",
+    tag = "processing",
+    security(("apiKey" = [])),
+    params(("Idempotency-Key" = String, Header)),
+    request_body(content = PdfToImagesForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "The pages as PNG files in a ZIP, named after the PDF \
+            (`report.pdf` → `report-pages.zip`).",
+            content(("application/zip")),
+            headers(("X-Page-Count"), ("X-DPI"), ("Content-Disposition"), ("Idempotent-Replayed"))),
+        (status = 400, response = inline(ProcessBadRequest)),
+        (status = 401, response = inline(Unauthorized)),
+        (status = 403, response = inline(Forbidden)),
+        (status = 409, response = inline(KeyInUse)),
+        (status = 413, response = inline(ProcessTooLarge)),
+        (status = 422, response = inline(ProcessUnprocessable)),
+        (status = 429, response = inline(QuotaExceeded)),
+        (status = 500, response = inline(ProcessingFailed)),
+        (status = 503, response = inline(ProcessUnavailable)),
+    )
+)]
 pub async fn pdf_to_images(
     State(state): State<EdgeState>,
     headers: HeaderMap,
     body: Body,
 ) -> Result<Response, Problem> {
-    let part = multipart::file_part(&headers, body, &["dpi"]).await?;
+    let part = multipart::file_part(&headers, body, PDF_TO_IMAGES_FIELDS).await?;
     let output_name = derived_name(&part.filename, "-pages.zip");
     let head = render_options(part.filename.clone(), &part.fields)?;
     let (stream, failed) = part.into_request_stream(

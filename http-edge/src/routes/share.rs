@@ -19,8 +19,49 @@ use quire_proto::{
 };
 use tonic::Streaming;
 
-use crate::{EdgeState, forward, problem::Problem};
+use crate::{
+    EdgeState, forward,
+    openapi::problems::{FileNotFound, RangeNotSatisfiable, Unavailable},
+    problem::Problem,
+};
 
+/// Download a shared file.
+///
+/// Public: the unguessable token (96 random bits) is the capability. Images, PDF, plain text,
+/// audio and video display inline; everything else, and always HTML, SVG, XML and JavaScript,
+/// is an attachment sandboxed by `Content-Security-Policy`. `HEAD` answers the same headers
+/// without reading the file or counting a download.
+#[utoipa::path(
+    get,
+    path = "/f/{token}",
+    tag = "files",
+    params(
+        ("token" = String, Path, description = "The `token` of the upload's answer.", example = "DxwB45H5M6mhJrVz"),
+        ("Range" = Option<String>, Header, nullable = false, description = "One byte range (`bytes=0-1023`, \
+            `bytes=1024-`, `bytes=-512`) for a 206; several ranges or other units get the whole \
+            file.", example = "bytes=0-1023"),
+        ("If-None-Match" = Option<String>, Header, nullable = false, description = "The `ETag` of a copy you \
+            hold: 304 while the file is the same."),
+        ("If-Range" = Option<String>, Header, nullable = false, description = "With `Range`: the range if the \
+            file still has this `ETag`, otherwise the whole file."),
+    ),
+    responses(
+        (status = 200, description = "The file, with its sniffed `Content-Type`.",
+            content(("*/*")),
+            headers(("ETag"), ("Last-Modified"), ("Content-Length"), ("Accept-Ranges"), ("Content-Disposition"),
+                ("Cache-Control"), ("X-Content-Type-Options"), ("Referrer-Policy"), ("Content-Security-Policy"))),
+        (status = 206, description = "The requested byte range of the file.",
+            content(("*/*")),
+            headers(("Content-Range"), ("ETag"), ("Last-Modified"), ("Content-Length"), ("Accept-Ranges"), ("Content-Disposition"),
+                ("Cache-Control"), ("X-Content-Type-Options"), ("Referrer-Policy"), ("Content-Security-Policy"))),
+        (status = 304, description = "`If-None-Match` holds the file's `ETag`: use your copy.",
+            headers(("ETag"), ("Last-Modified"), ("Accept-Ranges"), ("Content-Disposition"),
+                ("Cache-Control"), ("X-Content-Type-Options"), ("Referrer-Policy"), ("Content-Security-Policy"))),
+        (status = 404, response = inline(FileNotFound)),
+        (status = 416, response = inline(RangeNotSatisfiable)),
+        (status = 503, response = inline(Unavailable)),
+    )
+)]
 pub async fn download(
     State(state): State<EdgeState>,
     Path(token): Path<String>,

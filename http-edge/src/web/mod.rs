@@ -23,7 +23,6 @@ use crate::EdgeState;
 pub fn routes() -> Router<EdgeState> {
     Router::new()
         .route("/", get(home::landing))
-        .route("/docs", get(home::docs))
         .route("/lang/{lang}", get(i18n::switch))
         .route("/assets/{name}", get(assets::serve))
         .route("/favicon.ico", get(assets::favicon))

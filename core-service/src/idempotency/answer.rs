@@ -1,0 +1,98 @@
+//! A kept answer's parts outside its message: the metadata (as text in its row) and, for an
+//! answer with a file, the file (a blob under `idempotency/`).
+
+use bytes::Bytes;
+use futures::StreamExt;
+use object_store::{ObjectStoreExt, WriteMultipart, path::Path};
+use quire_proto::metadata::{
+    IDEMPOTENT_REPLAYED, RATELIMIT, RATELIMIT_LIMIT, RATELIMIT_POLICY, RATELIMIT_REMAINING,
+    RATELIMIT_RESET, RETRY_AFTER,
+};
+use tonic::metadata::{KeyAndValueRef, MetadataKey, MetadataMap, MetadataValue};
+
+use crate::{
+    Core,
+    error::{ApiError, ApiResult},
+    process::ByteStream,
+};
+
+/// Figures about the quota when the first answer went out: a repeat is not counted, and
+/// yesterday's figures would mislead, so they are not kept.
+const NOT_KEPT: [&str; 6] = [
+    RATELIMIT_LIMIT,
+    RATELIMIT_REMAINING,
+    RATELIMIT_RESET,
+    RATELIMIT_POLICY,
+    RATELIMIT,
+    RETRY_AFTER,
+];
+
+/// `key: value` lines (metadata values are visible ASCII, so neither breaks a line).
+pub fn metadata_to_text(metadata: &MetadataMap) -> String {
+    let mut text = String::new();
+    for entry in metadata.iter() {
+        if let KeyAndValueRef::Ascii(key, value) = entry
+            && !NOT_KEPT.contains(&key.as_str())
+            && let Ok(value) = value.to_str()
+        {
+            text.push_str(key.as_str());
+            text.push_str(": ");
+            text.push_str(value);
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// The kept metadata, marked as a repeat.
+pub fn metadata_from_text(text: &str) -> MetadataMap {
+    let mut metadata = MetadataMap::new();
+    for line in text.lines() {
+        if let Some((key, value)) = line.split_once(": ")
+            && let (Ok(key), Ok(value)) = (
+                MetadataKey::from_bytes(key.as_bytes()),
+                MetadataValue::try_from(value),
+            )
+        {
+            metadata.append(key, value);
+        }
+    }
+    metadata.insert(IDEMPOTENT_REPLAYED, MetadataValue::from_static("true"));
+    metadata
+}
+
+/// Writes a file answer to a new blob; returns its key. Nothing is left behind on failure.
+pub async fn store_body(core: &Core, mut body: ByteStream) -> ApiResult<String> {
+    let key = format!("idempotency/{}", uuid::Uuid::new_v4());
+    let upload = core.store.put_multipart(&Path::from(key.as_str())).await?;
+    let mut writer = WriteMultipart::new_with_chunk_size(upload, crate::storage::PART_SIZE);
+    let written: ApiResult<()> = async {
+        while let Some(chunk) = body.next().await {
+            writer.wait_for_capacity(2).await?;
+            writer.put(chunk?);
+        }
+        Ok(())
+    }
+    .await;
+    match written {
+        Ok(()) => {
+            writer.finish().await?;
+            Ok(key)
+        }
+        Err(err) => {
+            if let Err(error) = writer.abort().await {
+                tracing::warn!(%error, blob = key, "unfinished answer blob not removed");
+            }
+            Err(err)
+        }
+    }
+}
+
+/// A kept file answer, streamed from its blob.
+pub async fn read_body(core: &Core, key: &str) -> ApiResult<ByteStream> {
+    let result = core.store.get(&Path::from(key)).await?;
+    Ok(result
+        .into_stream()
+        .map(|chunk: object_store::Result<Bytes>| chunk.map_err(ApiError::from))
+        .boxed())
+}

@@ -1,0 +1,171 @@
+//! Resumable uploads (tus 1.0 at the edge): an upload of a known length arrives in appends
+//! that may break off anywhere, and becomes a stored file through the same scanned, quota-
+//! checked path as a plain upload once its last byte is in. Unfinished uploads go away with
+//! their bytes after `QUIRE_RESUMABLE_TTL`.
+
+mod append;
+mod parts;
+
+use chrono::Utc;
+use quire_proto::{ErrorCode, v1};
+use sea_orm::{
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QuerySelect,
+};
+
+use crate::{
+    Core,
+    auth::Caller,
+    db::{
+        account, file,
+        resumable_upload::{self, STATE_DONE, STATE_OPEN},
+    },
+    error::{ApiError, ApiResult},
+    files::{self, names},
+    quota::storage,
+};
+pub use append::{Appended, append};
+
+/// Starts an upload of `length` bytes, refused at once when it could never be stored.
+pub async fn create(
+    core: &Core,
+    caller: &Caller,
+    length: u64,
+    filename: &str,
+    expires_in: Option<u64>,
+) -> ApiResult<resumable_upload::Model> {
+    let config = &core.config;
+    if length == 0 {
+        return Err(ApiError::new(
+            ErrorCode::EmptyFile,
+            "Upload-Length is 0: a file needs at least one byte",
+        ));
+    }
+    if length > config.max_upload_size {
+        return Err(ApiError::new(
+            ErrorCode::FileTooLarge,
+            format!(
+                "the upload is {length} bytes and the limit is {}: send a smaller file",
+                config.max_upload_size
+            ),
+        ));
+    }
+    if let Some(secs) = expires_in
+        && (secs == 0 || secs > config.max_expires_in)
+    {
+        return Err(ApiError::invalid(format!(
+            "expiresIn must be a number of seconds from 1 to {}, got {secs}",
+            config.max_expires_in
+        )));
+    }
+    let quota = caller.plan.storage_quota(config);
+    let used = account::Entity::find_by_id(caller.account_id)
+        .one(&core.db)
+        .await?
+        .map_or(0, |a| a.storage_used.max(0) as u64);
+    if length > quota.saturating_sub(used) {
+        return Err(storage::quota_exceeded(length, quota));
+    }
+    let now = Utc::now();
+    let ttl = chrono::Duration::from_std(config.resumable_ttl()).unwrap_or_default();
+    Ok(resumable_upload::ActiveModel {
+        token: Set(names::new_token()),
+        account_id: Set(caller.account_id),
+        filename: Set(names::sanitize_filename(filename)),
+        expires_in: Set(expires_in.map(|s| s as i64)),
+        length: Set(length as i64),
+        received: Set(0),
+        parts: Set(0),
+        state: Set(STATE_OPEN.to_owned()),
+        appending_since: Set(None),
+        file_token: Set(None),
+        created_at: Set(now),
+        expires_at: Set(now + ttl),
+        ..Default::default()
+    }
+    .insert(&core.db)
+    .await?)
+}
+
+/// One of the account's uploads; another account's, or an expired one, is not found.
+pub async fn find(core: &Core, account_id: i64, token: &str) -> ApiResult<resumable_upload::Model> {
+    resumable_upload::Entity::find()
+        .filter(resumable_upload::Column::Token.eq(token))
+        .filter(resumable_upload::Column::AccountId.eq(account_id))
+        .filter(resumable_upload::Column::ExpiresAt.gt(Utc::now()))
+        .one(&core.db)
+        .await?
+        .ok_or_else(not_found)
+}
+
+fn not_found() -> ApiError {
+    ApiError::new(
+        ErrorCode::UploadNotFound,
+        "no upload with this id in this account (unknown, cancelled, or expired): create a new one",
+    )
+}
+
+/// Deletes an unfinished upload and its bytes; a finished one is the file's now (delete the
+/// file instead).
+pub async fn cancel(core: &Core, account_id: i64, token: &str) -> ApiResult<()> {
+    let row = find(core, account_id, token).await?;
+    if row.state == STATE_DONE {
+        return Err(ApiError::new(
+            ErrorCode::UploadIncomplete,
+            "this upload is finished and stored as a file: delete the file instead",
+        ));
+    }
+    forget(core, &row).await
+}
+
+async fn forget(core: &Core, row: &resumable_upload::Model) -> ApiResult<()> {
+    let deleted = resumable_upload::Entity::delete_by_id(row.id)
+        .exec(&core.db)
+        .await?;
+    if deleted.rows_affected > 0 {
+        parts::delete(core, &row.token, row.parts).await;
+    }
+    Ok(())
+}
+
+/// The public view; `file` once the upload is stored.
+pub fn to_proto(
+    row: &resumable_upload::Model,
+    file: Option<&file::Model>,
+    base_url: &str,
+) -> v1::ResumableUpload {
+    v1::ResumableUpload {
+        id: row.token.clone(),
+        offset: row.received.max(0) as u64,
+        length: row.length.max(0) as u64,
+        expires_at: Some(files::timestamp(row.expires_at)),
+        file: file.map(|f| files::to_proto(f, base_url)),
+    }
+}
+
+/// The stored file of a finished upload.
+pub async fn stored_file(
+    core: &Core,
+    row: &resumable_upload::Model,
+) -> ApiResult<Option<file::Model>> {
+    let Some(token) = &row.file_token else {
+        return Ok(None);
+    };
+    Ok(file::Entity::find()
+        .filter(file::Column::Token.eq(token.as_str()))
+        .filter(file::Column::State.eq(file::STATE_READY))
+        .one(&core.db)
+        .await?)
+}
+
+/// Deletes expired uploads with their bytes. Returns how many.
+pub async fn sweep(core: &Core, now: chrono::DateTime<Utc>) -> ApiResult<usize> {
+    let expired = resumable_upload::Entity::find()
+        .filter(resumable_upload::Column::ExpiresAt.lte(now))
+        .limit(500)
+        .all(&core.db)
+        .await?;
+    for row in &expired {
+        forget(core, row).await?;
+    }
+    Ok(expired.len())
+}

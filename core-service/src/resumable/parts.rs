@@ -1,0 +1,120 @@
+//! An upload's bytes as blobs, one per append (`resumable/<token>/<index>`): an append cut
+//! short keeps the bytes that arrived, and the finished upload reads them back in order.
+
+use bytes::Bytes;
+use futures::{Stream, StreamExt};
+use object_store::{ObjectStoreExt, WriteMultipart, path::Path};
+
+use crate::{
+    Core,
+    error::{ApiError, ApiResult},
+    files::remove::delete_blob,
+};
+
+/// Silence after which an append ends. A connection that dies without a FIN or RST (a
+/// dropped Wi-Fi, a NAT timeout) would otherwise hold the upload, and its resumption get 409,
+/// until the upload timeout.
+const IDLE: std::time::Duration = std::time::Duration::from_secs(20);
+
+fn part_key(token: &str, index: i32) -> String {
+    format!("resumable/{token}/{index:06}")
+}
+
+/// How an append's stream ended.
+pub struct Written {
+    /// Bytes stored in the new part (0: no part was made).
+    pub size: u64,
+    /// Why it stopped before its end: the client went away, sent too much, or took too long.
+    /// The bytes before are kept all the same, as tus asks of a server.
+    pub broke_off: Option<ApiError>,
+}
+
+/// Writes the chunks as part `index`, at most `room` bytes; whatever arrives before an error is
+/// committed. Only a failure of the store itself is an error.
+pub async fn write<S>(
+    core: &Core,
+    token: &str,
+    index: i32,
+    room: u64,
+    chunks: S,
+) -> ApiResult<Written>
+where
+    S: Stream<Item = ApiResult<Bytes>> + Send,
+{
+    let key = part_key(token, index);
+    let upload = core.store.put_multipart(&Path::from(key.as_str())).await?;
+    let mut writer = WriteMultipart::new_with_chunk_size(upload, crate::storage::PART_SIZE);
+    let (mut size, mut broke_off) = (0u64, None);
+    let mut chunks = std::pin::pin!(chunks);
+    loop {
+        let chunk = match tokio::time::timeout(IDLE, chunks.next()).await {
+            Ok(None) => break,
+            Ok(Some(Ok(chunk))) => chunk,
+            Ok(Some(Err(err))) => {
+                broke_off = Some(err);
+                break;
+            }
+            Err(_) => {
+                broke_off = Some(ApiError::invalid(format!(
+                    "no byte arrived for {} s: the bytes before were kept; resume from the \
+                     offset HEAD reports",
+                    IDLE.as_secs()
+                )));
+                break;
+            }
+        };
+        let fits = (room - size).min(chunk.len() as u64) as usize;
+        if fits > 0 {
+            writer.wait_for_capacity(2).await?;
+            writer.put(chunk.slice(..fits));
+            size += fits as u64;
+        }
+        if fits < chunk.len() {
+            broke_off = Some(ApiError::invalid(format!(
+                "more bytes than the upload's length ({room} were left): the bytes that fit \
+                 were kept; send no more than Upload-Length"
+            )));
+            break;
+        }
+    }
+    if size == 0 {
+        if let Err(error) = writer.abort().await {
+            tracing::warn!(%error, blob = key, "empty part not removed");
+        }
+    } else {
+        writer.finish().await?;
+    }
+    Ok(Written { size, broke_off })
+}
+
+/// The upload's bytes, part after part.
+pub fn read(
+    core: &Core,
+    token: &str,
+    parts: i32,
+) -> impl Stream<Item = ApiResult<Bytes>> + Send + 'static {
+    let (core, token) = (core.clone(), token.to_owned());
+    futures::stream::iter(0..parts)
+        .then(move |index| {
+            let (core, key) = (core.clone(), part_key(&token, index));
+            async move {
+                let part = core.store.get(&Path::from(key.as_str())).await?;
+                Ok::<_, ApiError>(
+                    part.into_stream()
+                        .map(|chunk| chunk.map_err(ApiError::from)),
+                )
+            }
+        })
+        .map(|part| match part {
+            Ok(chunks) => chunks.boxed(),
+            Err(err) => futures::stream::once(async { Err(err) }).boxed(),
+        })
+        .flatten()
+}
+
+/// Deletes parts 0 to `parts - 1`.
+pub async fn delete(core: &Core, token: &str, parts: i32) {
+    for index in 0..parts {
+        delete_blob(core, &part_key(token, index)).await;
+    }
+}

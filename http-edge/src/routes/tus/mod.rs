@@ -1,0 +1,236 @@
+//! Resumable uploads with the tus 1.0 protocol (core, creation, termination, expiration) at
+//! `/api/tus`, beside `POST /api/upload` and under the same key, scope, quotas and scan: each
+//! request translates into a ResumableUploadService call.
+
+mod protocol;
+
+use axum::{
+    body::Body,
+    extract::{Path, State},
+    http::{HeaderMap, HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use futures::StreamExt;
+use quire_proto::{
+    ErrorCode,
+    v1::{
+        AppendResumableUploadRequest, AppendStart, CancelResumableUploadRequest,
+        CreateResumableUploadRequest, GetResumableUploadRequest, ResumableUpload,
+        append_resumable_upload_request::Payload,
+    },
+};
+
+use super::{json_with_metadata, upload::UploadedFile};
+use crate::{EdgeState, forward, problem::Problem};
+use protocol::{
+    OFFSET_OCTET_STREAM, TUS_EXTENSION, TUS_RESUMABLE, TUS_VERSION, UPLOAD_DEFER_LENGTH,
+    UPLOAD_EXPIRES, UPLOAD_LENGTH, UPLOAD_OFFSET,
+};
+
+/// Where uploads are created; each lives at `{BASE}/{id}`.
+pub const BASE: &str = "/api/tus";
+
+/// OPTIONS /api/tus: what this server speaks (no key needed).
+pub async fn options() -> Response {
+    let mut headers = HeaderMap::new();
+    headers.insert(TUS_RESUMABLE, HeaderValue::from_static(protocol::VERSION));
+    headers.insert(TUS_VERSION, HeaderValue::from_static(protocol::VERSION));
+    headers.insert(
+        TUS_EXTENSION,
+        HeaderValue::from_static(protocol::EXTENSIONS),
+    );
+    (StatusCode::NO_CONTENT, headers).into_response()
+}
+
+/// POST /api/tus (creation): `Upload-Length`, optional `Upload-Metadata` → 201 + Location.
+pub async fn create(State(state): State<EdgeState>, headers: HeaderMap) -> Response {
+    answer(async {
+        protocol::check_version(&headers)?;
+        let Some(length) = protocol::number(&headers, &UPLOAD_LENGTH)? else {
+            let why = match headers.contains_key(&UPLOAD_DEFER_LENGTH) {
+                true => "this server needs the length up front (no creation-defer-length)",
+                false => "Upload-Length is missing",
+            };
+            return Err(Problem::new(
+                ErrorCode::InvalidArgument,
+                format!("{why}: send Upload-Length with the file's size in bytes"),
+            ));
+        };
+        let protocol::Metadata {
+            filename,
+            expires_in,
+        } = protocol::metadata(&headers)?;
+        let request = CreateResumableUploadRequest {
+            length,
+            filename,
+            expires_in_seconds: expires_in,
+        };
+        let mut client = state.core.resumable.clone();
+        let (metadata, message, _) = client
+            .create_resumable_upload(forward::request(&headers, request))
+            .await?
+            .into_parts();
+        let upload = message.upload.ok_or_else(no_upload)?;
+        let mut response = StatusCode::CREATED.into_response();
+        forward::copy_metadata(&metadata, response.headers_mut());
+        let location =
+            HeaderValue::from_str(&format!("{BASE}/{}", upload.id)).map_err(|_| no_upload())?;
+        response.headers_mut().insert(header::LOCATION, location);
+        describe(&upload, response.headers_mut());
+        Ok(response)
+    })
+    .await
+}
+
+/// HEAD /api/tus/{id}: the offset to resume from.
+pub async fn head(
+    State(state): State<EdgeState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    answer(async {
+        protocol::check_version(&headers)?;
+        let upload = get_upload(&state, &headers, id).await?;
+        let mut response = StatusCode::OK.into_response();
+        describe(&upload, response.headers_mut());
+        response
+            .headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        Ok(response)
+    })
+    .await
+}
+
+/// PATCH /api/tus/{id}: bytes at `Upload-Offset` → 204 with the new offset. The request that
+/// brings the last byte answers once the file is stored (scanned, within the quotas).
+pub async fn patch(
+    State(state): State<EdgeState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    answer(async {
+        protocol::check_version(&headers)?;
+        let content_type = headers.get(header::CONTENT_TYPE).map(HeaderValue::as_bytes);
+        if content_type != Some(OFFSET_OCTET_STREAM.as_bytes()) {
+            return Err(Problem::new(
+                ErrorCode::UnsupportedMediaType,
+                format!("a PATCH body must be sent as Content-Type: {OFFSET_OCTET_STREAM}"),
+            ));
+        }
+        let offset = protocol::number(&headers, &UPLOAD_OFFSET)?.ok_or_else(|| {
+            Problem::new(
+                ErrorCode::InvalidArgument,
+                "Upload-Offset is missing: send the offset HEAD reports",
+            )
+        })?;
+        let start = AppendResumableUploadRequest {
+            payload: Some(Payload::Start(AppendStart { id, offset })),
+        };
+        // A body that breaks off ends the append: the bytes before the break are kept, which
+        // is what makes the upload resumable.
+        let chunks = body
+            .into_data_stream()
+            .take_while(|read| std::future::ready(read.is_ok()))
+            .filter_map(|read| std::future::ready(read.ok()))
+            .map(|chunk| AppendResumableUploadRequest {
+                payload: Some(Payload::Chunk(chunk)),
+            });
+        let stream = futures::stream::once(std::future::ready(start)).chain(chunks);
+        let mut client = state.core.resumable.clone();
+        let (metadata, message, _) = client
+            .append_resumable_upload(forward::request(&headers, stream))
+            .await?
+            .into_parts();
+        let upload = message.upload.ok_or_else(no_upload)?;
+        let mut response = StatusCode::NO_CONTENT.into_response();
+        forward::copy_metadata(&metadata, response.headers_mut());
+        describe(&upload, response.headers_mut());
+        Ok(response)
+    })
+    .await
+}
+
+/// DELETE /api/tus/{id} (termination): the unfinished upload and its bytes go.
+pub async fn delete(
+    State(state): State<EdgeState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    answer(async {
+        protocol::check_version(&headers)?;
+        let mut client = state.core.resumable.clone();
+        let request = CancelResumableUploadRequest { id };
+        client
+            .cancel_resumable_upload(forward::request(&headers, request))
+            .await?;
+        Ok(StatusCode::NO_CONTENT.into_response())
+    })
+    .await
+}
+
+/// GET /api/tus/{id}: the stored file of a finished upload, as `POST /api/upload`'s 201 body.
+pub async fn file(
+    State(state): State<EdgeState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    answer(async {
+        let upload = get_upload(&state, &headers, id).await?;
+        let Some(file) = upload.file else {
+            return Err(Problem::new(
+                ErrorCode::UploadIncomplete,
+                format!(
+                    "the upload holds {} of {} bytes: send the rest with PATCH, then ask again",
+                    upload.offset, upload.length
+                ),
+            ));
+        };
+        let body = UploadedFile::from(file);
+        Ok(json_with_metadata(
+            StatusCode::OK,
+            &Default::default(),
+            body,
+        ))
+    })
+    .await
+}
+
+async fn get_upload(
+    state: &EdgeState,
+    headers: &HeaderMap,
+    id: String,
+) -> Result<ResumableUpload, Problem> {
+    let mut client = state.core.resumable.clone();
+    let request = GetResumableUploadRequest { id };
+    let message = client
+        .get_resumable_upload(forward::request(headers, request))
+        .await?
+        .into_inner();
+    message.upload.ok_or_else(no_upload)
+}
+
+/// The tus headers that describe an upload: its offset and length, and until it is stored,
+/// when it expires.
+fn describe(upload: &ResumableUpload, headers: &mut HeaderMap) {
+    headers.insert(UPLOAD_OFFSET, HeaderValue::from(upload.offset));
+    headers.insert(UPLOAD_LENGTH, HeaderValue::from(upload.length));
+    if upload.file.is_none()
+        && let Some(expires) = &upload.expires_at
+    {
+        headers.insert(UPLOAD_EXPIRES, protocol::http_date(expires.seconds));
+    }
+}
+
+/// Every answer, errors included, names the protocol version.
+async fn answer(work: impl Future<Output = Result<Response, Problem>>) -> Response {
+    let mut response = work.await.unwrap_or_else(IntoResponse::into_response);
+    response
+        .headers_mut()
+        .insert(TUS_RESUMABLE, HeaderValue::from_static(protocol::VERSION));
+    response
+}
+
+fn no_upload() -> Problem {
+    Problem::new(ErrorCode::Internal, "the core returned no upload")
+}
