@@ -30,6 +30,8 @@ pub const KNOWN_ENV: &[&str] = &[
     "QUIRE_MAX_UPLOAD_SIZE",
     "QUIRE_MAX_EXPIRES_IN",
     "QUIRE_UPLOAD_TIMEOUT",
+    "QUIRE_IDEMPOTENCY_TTL",
+    "QUIRE_RESUMABLE_TTL",
     "QUIRE_GRPC_MAX_MESSAGE_SIZE",
     "QUIRE_MAX_TICKET_SIZE",
     "QUIRE_WORKERS",
@@ -284,5 +286,29 @@ impl CoreConfig {
         }
         crate::scan::ClamdAddr::parse(&self.clamd)?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{Args, Command};
+
+    use super::*;
+
+    /// A setting missing from the list would make every binary refuse to start with it set.
+    #[test]
+    fn every_core_setting_is_a_known_variable() {
+        let command = CoreConfig::augment_args(Command::new("quire"));
+        let mut read = 0;
+        for arg in command.get_arguments() {
+            if let Some(env) = arg.get_env().and_then(|env| env.to_str()) {
+                assert!(
+                    KNOWN_ENV.contains(&env),
+                    "{env} is read but not in KNOWN_ENV"
+                );
+                read += 1;
+            }
+        }
+        assert!(read >= 20, "{read} settings read from the environment");
     }
 }
