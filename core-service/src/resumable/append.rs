@@ -109,7 +109,7 @@ fn mismatch(row: &resumable_upload::Model, offset: u64) -> ApiError {
 async fn write_then_complete<S>(
     core: &Core,
     caller: &Caller,
-    row: resumable_upload::Model,
+    mut row: resumable_upload::Model,
     chunks: S,
 ) -> ApiResult<Appended>
 where
@@ -119,17 +119,22 @@ where
     let written = match parts::write(core, &row.token, row.parts, room, chunks).await {
         Ok(written) => written,
         Err(err) => {
-            release(core, &row).await?;
+            save(core, &row, Hold::Release).await?;
             return Err(err);
         }
     };
-    let received = row.received + written.size as i64;
-    let complete = received == row.length;
-    let row = release_or_keep(core, row, written.size, complete).await?;
-    match (complete, written.broke_off) {
-        (true, _) => store_file(core, caller, row).await,
-        (false, Some(err)) => Err(err),
-        (false, None) => Ok(Appended {
+    row.received += written.size as i64;
+    row.parts += i32::from(written.size > 0);
+    if row.received == row.length {
+        // The completion goes on holding the upload, so no other append can store it twice.
+        save(core, &row, Hold::Keep).await?;
+        return store_file(core, caller, row).await;
+    }
+    save(core, &row, Hold::Release).await?;
+    row.state = STATE_OPEN.to_owned();
+    match written.broke_off {
+        Some(err) => Err(err),
+        None => Ok(Appended {
             upload: row,
             file: None,
             rate_limit: None,
@@ -137,42 +142,26 @@ where
     }
 }
 
-/// Records the new part; lets the upload go unless it is complete (the completion holds it).
-async fn release_or_keep(
-    core: &Core,
-    mut row: resumable_upload::Model,
-    size: u64,
-    complete: bool,
-) -> ApiResult<resumable_upload::Model> {
-    row.received += size as i64;
-    row.parts += i32::from(size > 0);
-    if complete {
-        resumable_upload::Entity::update_many()
-            .col_expr(Column::Received, Expr::value(row.received))
-            .col_expr(Column::Parts, Expr::value(row.parts))
-            .filter(Column::Id.eq(row.id))
-            .exec(&core.db)
-            .await?;
-    } else {
-        release(core, &row).await?;
-        row.state = STATE_OPEN.to_owned();
-    }
-    Ok(row)
+/// Whether an append lets the upload go when it saves its progress.
+enum Hold {
+    Keep,
+    Release,
 }
 
-/// Saves received and parts as `row` has them, and lets the upload go.
-async fn release(core: &Core, row: &resumable_upload::Model) -> ApiResult<()> {
-    resumable_upload::Entity::update_many()
+/// Saves received and parts as `row` has them, letting the upload go or not.
+async fn save(core: &Core, row: &resumable_upload::Model, hold: Hold) -> ApiResult<()> {
+    let mut update = resumable_upload::Entity::update_many()
         .col_expr(Column::Received, Expr::value(row.received))
-        .col_expr(Column::Parts, Expr::value(row.parts))
-        .col_expr(Column::State, Expr::value(STATE_OPEN))
-        .col_expr(
-            Column::AppendingSince,
-            Expr::value(Option::<chrono::DateTime<Utc>>::None),
-        )
-        .filter(Column::Id.eq(row.id))
-        .exec(&core.db)
-        .await?;
+        .col_expr(Column::Parts, Expr::value(row.parts));
+    if let Hold::Release = hold {
+        update = update
+            .col_expr(Column::State, Expr::value(STATE_OPEN))
+            .col_expr(
+                Column::AppendingSince,
+                Expr::value(Option::<chrono::DateTime<Utc>>::None),
+            );
+    }
+    update.filter(Column::Id.eq(row.id)).exec(&core.db).await?;
     Ok(())
 }
 
@@ -184,27 +173,14 @@ async fn store_file(
     caller: &Caller,
     row: resumable_upload::Model,
 ) -> ApiResult<Appended> {
-    let stored = async {
-        let cap = caller.plan.daily_calls(&core.config);
-        let rate_limit = quota::charge_call(&core.db, caller.account_id, cap, Utc::now()).await?;
-        let meta = UploadMeta {
-            filename: row.filename.clone(),
-            expires_in: row.expires_in.map(|s| s.max(0) as u64),
-            declared_size: Some(row.length as u64),
-        };
-        let pieces = parts::read(core, &row.token, row.parts).map(|c| c.map(UploadPiece::Chunk));
-        let file = upload::ingest(core, caller, meta, pieces).await;
-        Ok::<_, ApiError>((file, rate_limit))
-    }
-    .await;
-    let (file, rate_limit) = match stored {
-        Ok((Ok(file), rate_limit)) => (file, rate_limit),
-        Ok((Err(err), _)) | Err(err) => {
+    let (file, rate_limit) = match charge_and_store(core, caller, &row).await {
+        Ok(stored) => stored,
+        Err(err) => {
             if matches!(
                 err.code,
                 ErrorCode::DailyQuotaExceeded | ErrorCode::ScannerUnavailable | ErrorCode::Internal
             ) {
-                release(core, &row).await?;
+                save(core, &row, Hold::Release).await?;
             } else {
                 forget(core, &row).await?;
             }
@@ -234,4 +210,21 @@ async fn store_file(
         file: Some(file),
         rate_limit,
     })
+}
+
+async fn charge_and_store(
+    core: &Core,
+    caller: &Caller,
+    row: &resumable_upload::Model,
+) -> ApiResult<(file::Model, Option<RateLimit>)> {
+    let cap = caller.plan.daily_calls(&core.config);
+    let rate_limit = quota::charge_call(&core.db, caller.account_id, cap, Utc::now()).await?;
+    let meta = UploadMeta {
+        filename: row.filename.clone(),
+        expires_in: row.expires_in.map(|s| s.max(0) as u64),
+        declared_size: Some(row.length as u64),
+    };
+    let pieces = parts::read(core, &row.token, row.parts).map(|c| c.map(UploadPiece::Chunk));
+    let file = upload::ingest(core, caller, meta, pieces).await?;
+    Ok((file, rate_limit))
 }

@@ -20,6 +20,8 @@ use quire_proto::{
     },
 };
 
+use tonic::metadata::MetadataMap;
+
 use super::{json_with_metadata, upload::UploadedFile};
 use crate::{EdgeState, forward, problem::Problem};
 use protocol::{
@@ -71,12 +73,10 @@ pub async fn create(State(state): State<EdgeState>, headers: HeaderMap) -> Respo
             .await?
             .into_parts();
         let upload = message.upload.ok_or_else(no_upload)?;
-        let mut response = StatusCode::CREATED.into_response();
-        forward::copy_metadata(&metadata, response.headers_mut());
         let location =
             HeaderValue::from_str(&format!("{BASE}/{}", upload.id)).map_err(|_| no_upload())?;
+        let mut response = described(StatusCode::CREATED, &metadata, &upload);
         response.headers_mut().insert(header::LOCATION, location);
-        describe(&upload, response.headers_mut());
         Ok(response)
     })
     .await
@@ -91,8 +91,7 @@ pub async fn head(
     answer(async {
         protocol::check_version(&headers)?;
         let upload = get_upload(&state, &headers, id).await?;
-        let mut response = StatusCode::OK.into_response();
-        describe(&upload, response.headers_mut());
+        let mut response = described(StatusCode::OK, &MetadataMap::new(), &upload);
         response
             .headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
@@ -143,10 +142,7 @@ pub async fn patch(
             .await?
             .into_parts();
         let upload = message.upload.ok_or_else(no_upload)?;
-        let mut response = StatusCode::NO_CONTENT.into_response();
-        forward::copy_metadata(&metadata, response.headers_mut());
-        describe(&upload, response.headers_mut());
-        Ok(response)
+        Ok(described(StatusCode::NO_CONTENT, &metadata, &upload))
     })
     .await
 }
@@ -210,9 +206,13 @@ async fn get_upload(
     message.upload.ok_or_else(no_upload)
 }
 
-/// The tus headers that describe an upload: its offset and length, and until it is stored,
-/// when it expires.
-fn describe(upload: &ResumableUpload, headers: &mut HeaderMap) {
+/// An answer about an upload: the core's metadata (rate-limit figures) as headers, then the
+/// tus headers that describe the upload: its offset and length, and until it is stored, when
+/// it expires.
+fn described(status: StatusCode, metadata: &MetadataMap, upload: &ResumableUpload) -> Response {
+    let mut response = status.into_response();
+    forward::copy_metadata(metadata, response.headers_mut());
+    let headers = response.headers_mut();
     headers.insert(UPLOAD_OFFSET, HeaderValue::from(upload.offset));
     headers.insert(UPLOAD_LENGTH, HeaderValue::from(upload.length));
     if upload.file.is_none()
@@ -220,6 +220,7 @@ fn describe(upload: &ResumableUpload, headers: &mut HeaderMap) {
     {
         headers.insert(UPLOAD_EXPIRES, protocol::http_date(expires.seconds));
     }
+    response
 }
 
 /// Every answer, errors included, names the protocol version.
