@@ -11,7 +11,7 @@ use quire_core::{
     db::{account, file},
     quota::Plan,
 };
-use sea_orm::{ConnectionTrait, Database, EntityTrait, PaginatorTrait};
+use sea_orm::{EntityTrait, PaginatorTrait};
 use tokio::{net::TcpListener, sync::watch};
 
 pub use quire_proto::v1;
@@ -19,54 +19,13 @@ pub use quire_proto::v1;
 pub mod compress_fixtures;
 pub mod pdf_check;
 pub mod pdf_fixtures;
+mod requests;
+mod tools;
 pub use pdf_fixtures::noise;
-
-/// clamd with the EICAR test signatures and limits at the default upload cap.
-pub fn clamd_addr() -> String {
-    std::env::var("QUIRE_TEST_CLAMD").unwrap_or_else(|_| "tcp://127.0.0.1:3310".into())
-}
-
-/// A second clamd whose size limits are 1 MiB, to prove a size-limit answer is never a pass.
-pub fn small_clamd_addr() -> String {
-    std::env::var("QUIRE_TEST_CLAMD_SMALL").unwrap_or_else(|_| "tcp://127.0.0.1:3311".into())
-}
-
-fn postgres_server() -> String {
-    std::env::var("QUIRE_TEST_POSTGRES").unwrap_or_else(|_| "postgres://root@127.0.0.1:5432".into())
-}
-
-/// This package's `quire-test-worker`, which cargo builds before running its tests: it sits
-/// beside the `deps/` folder that holds the running test binary.
-pub fn test_worker() -> std::path::PathBuf {
-    let exe = std::env::current_exe().expect("test binary path");
-    let target = exe
-        .parent()
-        .and_then(|deps| deps.parent())
-        .expect("target dir");
-    target.join("quire-test-worker")
-}
-
-/// The interpreter with the test tools (grpcio, tuspy, schemathesis): the setup's venv unless
-/// QUIRE_TEST_PYTHON says else.
-pub fn python() -> String {
-    std::env::var("QUIRE_TEST_PYTHON").unwrap_or_else(|_| {
-        let venv = concat!(env!("CARGO_MANIFEST_DIR"), "/../.cache/venv/bin/python");
-        if std::path::Path::new(venv).exists() {
-            venv.to_owned()
-        } else {
-            "python3".to_owned()
-        }
-    })
-}
-
-/// The PDFium library scripts/setup.sh extracts into the workspace's .cache.
-pub fn pdfium_lib() -> std::path::PathBuf {
-    std::env::var_os("QUIRE_TEST_PDFIUM_LIB")
-        .map(Into::into)
-        .unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/pdfium/libpdfium.so")
-        })
-}
+pub use requests::{authed, digest_of, eicar, file_form, in_session, problem};
+pub use tools::{
+    clamd_addr, fresh_postgres_database, pdfium_lib, python, small_clamd_addr, test_worker,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Db {
@@ -293,96 +252,6 @@ impl RemoteEdge {
         ));
         RemoteEdge { base, _stop: stop }
     }
-}
-
-/// Creates an empty PostgreSQL database for one test stack.
-pub async fn fresh_postgres_database() -> String {
-    let server = postgres_server();
-    let admin = Database::connect(format!("{server}/test"))
-        .await
-        .expect("postgres reachable");
-    let name = format!("quire_test_{}", uuid::Uuid::new_v4().simple());
-    admin
-        .execute_unprepared(&format!("CREATE DATABASE {name}"))
-        .await
-        .expect("create database");
-    format!("{server}/{name}")
-}
-
-/// A gRPC request carrying `key` as its bearer credentials.
-pub fn authed<T>(message: T, key: &str) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    request.metadata_mut().insert(
-        "authorization",
-        format!("Bearer {key}").parse().expect("ascii key"),
-    );
-    request
-}
-
-/// A gRPC request carrying a browser session's token, as the edge sends it from the cookie.
-pub fn in_session<T>(message: T, session_token: &str) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    request.metadata_mut().insert(
-        "authorization",
-        format!("Session {session_token}")
-            .parse()
-            .expect("ascii token"),
-    );
-    request
-}
-
-/// A multipart form with one `file` part.
-pub fn file_form(name: &str, bytes: Vec<u8>) -> reqwest::multipart::Form {
-    reqwest::multipart::Form::new().part(
-        "file",
-        reqwest::multipart::Part::bytes(bytes).file_name(name.to_owned()),
-    )
-}
-
-/// What the core reports as a file's digest (and the share link serves as its ETag).
-pub fn digest_of(bytes: &[u8]) -> String {
-    format!("blake3:{}", blake3::hash(bytes).to_hex())
-}
-
-/// The EICAR test string, built at run time so no file in the repository trips a scanner.
-pub fn eicar() -> Vec<u8> {
-    [
-        "X5O!P%@AP[4\\PZX54(P^)7CC)7}$",
-        "EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*",
-    ]
-    .concat()
-    .into_bytes()
-}
-
-/// Reads a problem+json body and checks its shape; returns it.
-pub async fn problem(response: reqwest::Response, status: u16, code: &str) -> serde_json::Value {
-    let got = response.status().as_u16();
-    if got != status {
-        panic!(
-            "status {got}, expected {status}: {}",
-            response.text().await.unwrap_or_default()
-        );
-    }
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_owned();
-    assert_eq!(content_type, "application/problem+json");
-    let body: serde_json::Value = response.json().await.expect("json body");
-    assert_eq!(body["code"], code, "{body}");
-    assert_eq!(body["status"], status, "{body}");
-    assert_eq!(body["type"], format!("/problems/{code}"));
-    assert!(
-        body["title"].as_str().is_some_and(|t| !t.is_empty()),
-        "{body}"
-    );
-    assert!(
-        body["detail"].as_str().is_some_and(|d| d.len() > 10),
-        "{body}"
-    );
-    body
 }
 
 /// Declares a test that runs once on SQLite and once on a fresh PostgreSQL database.
