@@ -75,19 +75,7 @@ pub async fn open(
             body: futures::stream::empty().boxed(),
         });
     }
-    let options = GetOptions {
-        range: Some(GetRange::Bounded(offset..end)),
-        ..Default::default()
-    };
-    let result = core
-        .store
-        .get_opts(&Path::from(file.blob_key.as_str()), options)
-        .await?;
-    let body = match result.payload {
-        // Local files are read in transfer-sized chunks instead of object_store's 8 KiB ones.
-        GetResultPayload::File(handle, _) => read_file_chunks(handle, offset, end - offset),
-        GetResultPayload::Stream(stream) => rechunk(stream),
-    };
+    let body = read_blob(core, &file.blob_key, Some(offset..end)).await?;
     count_download(core, file.id);
     Ok(Download {
         partial: range.is_some(),
@@ -115,6 +103,26 @@ pub fn resolve(spec: RangeSpec, size: u64) -> ApiResult<(u64, u64)> {
             format!("the requested range is outside the file, which has {size} bytes"),
         )
         .with_metadata(metadata::CONTENT_RANGE, format!("bytes */{size}"))
+    })
+}
+
+/// A blob's bytes (those of `range` when given) in transfer-sized chunks: local files are read
+/// [`CHUNK_SIZE`] at a time instead of in object_store's 8 KiB pieces, and a remote store's
+/// stream is gathered to that size.
+pub async fn read_blob(
+    core: &Core,
+    key: &str,
+    range: Option<std::ops::Range<u64>>,
+) -> ApiResult<BoxStream<'static, ApiResult<Bytes>>> {
+    let options = GetOptions {
+        range: range.map(GetRange::Bounded),
+        ..Default::default()
+    };
+    let result = core.store.get_opts(&Path::from(key), options).await?;
+    let std::ops::Range { start, end } = result.range;
+    Ok(match result.payload {
+        GetResultPayload::File(handle, _) => read_file_chunks(handle, start, end - start),
+        GetResultPayload::Stream(stream) => rechunk(stream),
     })
 }
 

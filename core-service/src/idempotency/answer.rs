@@ -1,7 +1,6 @@
 //! A kept answer's parts outside its message: the metadata (as text in its row) and, for an
 //! answer with a file, the file (a blob under `idempotency/`).
 
-use bytes::Bytes;
 use futures::StreamExt;
 use object_store::{ObjectStoreExt, WriteMultipart, path::Path};
 use quire_proto::metadata::{
@@ -10,11 +9,7 @@ use quire_proto::metadata::{
 };
 use tonic::metadata::{KeyAndValueRef, MetadataKey, MetadataMap, MetadataValue};
 
-use crate::{
-    Core,
-    error::{ApiError, ApiResult},
-    process::ByteStream,
-};
+use crate::{Core, error::ApiResult, files::download::read_blob, process::ByteStream};
 
 /// Figures about the quota when the first answer went out: a repeat is not counted, and
 /// yesterday's figures would mislead, so they are not kept.
@@ -90,9 +85,5 @@ pub async fn store_body(core: &Core, mut body: ByteStream) -> ApiResult<String> 
 
 /// A kept file answer, streamed from its blob.
 pub async fn read_body(core: &Core, key: &str) -> ApiResult<ByteStream> {
-    let result = core.store.get(&Path::from(key)).await?;
-    Ok(result
-        .into_stream()
-        .map(|chunk: object_store::Result<Bytes>| chunk.map_err(ApiError::from))
-        .boxed())
+    read_blob(core, key, None).await
 }

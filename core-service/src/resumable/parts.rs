@@ -8,7 +8,7 @@ use object_store::{ObjectStoreExt, WriteMultipart, path::Path};
 use crate::{
     Core,
     error::{ApiError, ApiResult},
-    files::remove::delete_blob,
+    files::{download::read_blob, remove::delete_blob},
 };
 
 /// Silence after which an append ends. A connection that dies without a FIN or RST (a
@@ -97,16 +97,10 @@ pub fn read(
     futures::stream::iter(0..parts)
         .then(move |index| {
             let (core, key) = (core.clone(), part_key(&token, index));
-            async move {
-                let part = core.store.get(&Path::from(key.as_str())).await?;
-                Ok::<_, ApiError>(
-                    part.into_stream()
-                        .map(|chunk| chunk.map_err(ApiError::from)),
-                )
-            }
+            async move { read_blob(&core, &key, None).await }
         })
         .map(|part| match part {
-            Ok(chunks) => chunks.boxed(),
+            Ok(chunks) => chunks,
             Err(err) => futures::stream::once(async { Err(err) }).boxed(),
         })
         .flatten()
