@@ -34,9 +34,10 @@ pub fn decode(
     let format = match (channels, header.colorspace) {
         (1, Colorspace::Gray) => PixelFormat::GRAY,
         (3, Colorspace::YCbCr | Colorspace::RGB) => PixelFormat::RGB,
-        // Four-channel JPEGs keep their bytes: on pikepdf's cmyk-jpeg.pdf (Adobe YCCK)
-        // TurboJPEG's CMYK output, djpeg's and Pillow's all differ, and the one viewers agree
-        // on could not be told here. CMYK Flate images, decoded exactly, are still converted.
+        // Four channels as stored (YCCK turned back into CMYK), and only with Adobe's marker,
+        // which every four-channel JPEG written here carries too: viewers that read Adobe CMYK
+        // as inverted then read the new one the same way as the old.
+        (4, Colorspace::CMYK | Colorspace::YCCK) if has_adobe_marker(data) => PixelFormat::CMYK,
         _ => return None,
     };
     let scale = decode_scale((width, height), at_least);
@@ -67,7 +68,10 @@ pub fn encode(pixels: &Pixels, quality: u8, full_chroma: bool) -> Option<Vec<u8>
         (1, _) => (PixelFormat::GRAY, Subsamp::Gray),
         (3, true) => (PixelFormat::RGB, Subsamp::None),
         (3, false) => (PixelFormat::RGB, Subsamp::Sub2x2),
-        // CMYK is never written: it is kept, or turned into RGB first.
+        // TurboJPEG stores CMYK as YCCK (with Adobe's marker), whose chroma subsamples as
+        // YCbCr's does; black stays at full resolution.
+        (4, true) => (PixelFormat::CMYK, Subsamp::None),
+        (4, false) => (PixelFormat::CMYK, Subsamp::Sub2x2),
         _ => return None,
     };
     let width = pixels.width as usize;
@@ -104,6 +108,30 @@ pub fn fidelity(jpeg: &[u8], pixels: &Pixels) -> Option<f64> {
     }
     let mse = squared as f64 / pixels.data.len() as f64;
     Some(10.0 * (255.0f64 * 255.0 / mse).log10())
+}
+
+/// Whether the JPEG carries Adobe's APP14 marker before its first scan.
+fn has_adobe_marker(data: &[u8]) -> bool {
+    let mut at = 2;
+    while let (Some(&0xFF), Some(&marker)) = (data.get(at), data.get(at + 1)) {
+        // Fill bytes may pad between segments.
+        if marker == 0xFF {
+            at += 1;
+            continue;
+        }
+        if marker == 0xDA || marker == 0xD9 {
+            return false;
+        }
+        let (Some(&high), Some(&low)) = (data.get(at + 2), data.get(at + 3)) else {
+            return false;
+        };
+        let length = usize::from(u16::from_be_bytes([high, low]));
+        if marker == 0xEE && data.get(at + 4..at + 9) == Some(b"Adobe".as_slice()) {
+            return true;
+        }
+        at += 2 + length;
+    }
+    false
 }
 
 /// libjpeg's reducing scales, smallest first, as reduced fractions: TurboJPEG takes only
@@ -197,6 +225,33 @@ mod tests {
         };
         assert_eq!(subsamp(true), Subsamp::None);
         assert_eq!(subsamp(false), Subsamp::Sub2x2);
+    }
+
+    #[test]
+    fn four_channels_carry_the_adobe_marker() {
+        let cmyk = Pixels {
+            data: [10u8, 200, 30, 40].repeat(64 * 48),
+            width: 64,
+            height: 48,
+            channels: 4,
+        };
+        let jpeg = encode(&cmyk, 90, false).expect("encodes");
+        assert!(has_adobe_marker(&jpeg));
+        assert_eq!(
+            turbojpeg::read_header(&jpeg).expect("a header").colorspace,
+            Colorspace::YCCK
+        );
+        let back = decode(&jpeg, (64, 48), 4, (64, 48)).expect("decodes");
+        assert!(
+            back.data
+                .iter()
+                .zip(&cmyk.data)
+                .all(|(a, b)| a.abs_diff(*b) <= 2)
+        );
+        assert!(!has_adobe_marker(
+            &encode(&photo(64, 48), 75, false).expect("encodes")
+        ));
+        assert!(!has_adobe_marker(b"\xFF\xD8\xFF"));
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! smaller. Soft masks and stencil masks are resampled on their own by their parent's displayed
 //! size (PDF stretches a mask over the image's unit square whatever its size). Images this
 //! cannot reproduce exactly (CCITT, JBIG2, /SMaskInData, colour-keyed images that would need
-//! resampling, CMYK at printer and prepress) keep their bytes.
+//! resampling, four-channel JPEGs without Adobe's marker) keep their bytes. CMYK stays CMYK at
+//! printer and prepress; Adobe CMYK JPEGs keep their inks at every preset (see `reencode`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -111,11 +111,14 @@ impl Job<'_> {
             && target == (width, height)
             && bpc == 8
             && decode_array.is_none()
-            && components != 4
+            && (components != 4 || !self.preset.cmyk_to_rgb())
             && matches!(space, Some(Space::Device { .. }));
+        let photo = filters.last().is_some_and(|f| f == b"DCTDecode");
         let trial = autofilter::Trial {
             exact: same_pixels,
-            photo: filters.last().is_some_and(|f| f == b"DCTDecode"),
+            photo,
+            // A four-channel JPEG's inks stay JPEG: see `pixels`.
+            jpeg_only: photo && components == 4,
         };
         let mut best: Option<Stream> = None;
         // What each encoding came to, for the debug log AutoFilter is measured from.
@@ -134,7 +137,7 @@ impl Job<'_> {
         // /Decode and colour key, at the original size.
         if let Decoded::Samples(raw) = &decoded
             && !same_pixels
-            && (colour_key || target == (width, height) || !self.convertible(space.as_ref()))
+            && (colour_key || target == (width, height) || !convertible(space.as_ref()))
             && let Some(candidate) = lossless(stream, raw, (width, height), components, bpc)
         {
             offer(candidate);
@@ -178,6 +181,7 @@ impl Job<'_> {
         decode_array: Option<&[f32]>,
         jpx: bool,
     ) -> Option<(Pixels, Object)> {
+        let jpeg = matches!(decoded, Decoded::Pixels(..)) && !jpx;
         let (mut pixels, object) = match decoded {
             Decoded::Samples(raw) => to_pixels(&raw, dims, bpc, space?, decode_array)?,
             Decoded::Pixels(mut pixels, own_icc) => {
@@ -199,8 +203,20 @@ impl Job<'_> {
             }
         };
         if pixels.channels == 4 {
-            if !self.preset.cmyk_to_rgb() || self.role != Role::Image {
+            if self.role != Role::Image {
                 return None;
+            }
+            // An Adobe CMYK JPEG means what its viewer makes of it: some read its inks
+            // inverted, as Photoshop writes them, and the same colour cannot be told from
+            // here. Its inks are resampled as they are, and written as a JPEG with the same
+            // marker, which every viewer then reads as it read the source, at every preset.
+            if jpeg {
+                return inks_as_stored(decode_array).then_some((pixels, object));
+            }
+            // Printer and prepress keep the inks, as exact values (Flate) or a JPEG that
+            // holds the preset's fidelity.
+            if !self.preset.cmyk_to_rgb() {
+                return Some((pixels, object));
             }
             pixels.data = cmyk::cmyk_to_rgb(&pixels.data);
             pixels.channels = 3;
@@ -212,23 +228,19 @@ impl Job<'_> {
         Some((pixels, object))
     }
 
-    /// Whether the pixel path can take this space at all (else only the lossless re-encode).
-    fn convertible(&self, space: Option<&Space>) -> bool {
-        let device = match space {
-            Some(Space::Indexed { base, .. }) => base.as_ref(),
-            Some(space) => space,
-            None => return true,
-        };
-        match device {
-            Space::Device { components: 4, .. } => self.preset.cmyk_to_rgb(),
-            Space::Device { .. } => true,
-            _ => false,
-        }
-    }
-
     fn resolve<'o>(&'o self, object: &'o Object) -> &'o Object {
         self.doc.dereference(object).map_or(object, |(_, o)| o)
     }
+}
+
+/// Whether the pixel path can take this space at all (else only the lossless re-encode).
+fn convertible(space: Option<&Space>) -> bool {
+    let device = match space {
+        Some(Space::Indexed { base, .. }) => base.as_ref(),
+        Some(space) => space,
+        None => return true,
+    };
+    matches!(device, Space::Device { .. })
 }
 
 /// Samples to pixels through their colour space: scaled components with /Decode applied, or
@@ -274,6 +286,16 @@ fn to_pixels(
         },
         object,
     ))
+}
+
+/// Whether /Decode, already applied, leaves each ink as stored or inverted: the two ways an
+/// Adobe JPEG's inks are read, which applying it before the re-encode keeps apart.
+fn inks_as_stored(decode_array: Option<&[f32]>) -> bool {
+    decode_array.is_none_or(|array| {
+        array
+            .chunks(2)
+            .all(|pair| pair == [0.0, 1.0] || pair == [1.0, 0.0])
+    })
 }
 
 /// The samples Flate-coded again with a PNG predictor, everything else of the image kept.

@@ -20,7 +20,11 @@ pub fn bicubic(source: Pixels, target: (u32, u32), resizer: &mut Resizer) -> Opt
     };
     let source = Image::from_vec_u8(source.width, source.height, source.data, pixel_type).ok()?;
     let mut resized = Image::new(target.0, target.1, pixel_type);
-    let options = ResizeOptions::new().resize_alg(ResizeAlg::Convolution(FilterType::CatmullRom));
+    // Four channels are CMYK here, never alpha: the resizer would otherwise premultiply by
+    // the fourth (black) and wipe out every pixel with no black ink.
+    let options = ResizeOptions::new()
+        .resize_alg(ResizeAlg::Convolution(FilterType::CatmullRom))
+        .use_alpha(false);
     resizer.resize(&source, &mut resized, &options).ok()?;
     Some(Pixels {
         data: resized.into_vec(),
@@ -73,5 +77,18 @@ mod tests {
             let out = bicubic(source, (4, 3), &mut resizer).expect("resizes");
             assert_eq!(out.data, vec![200; 4 * 3 * usize::from(channels)]);
         }
+    }
+
+    #[test]
+    fn a_fourth_channel_is_an_ink_not_alpha() {
+        // Magenta ink and no black: a resizer taking black for alpha makes it transparent.
+        let source = Pixels {
+            data: [0u8, 255, 0, 0].repeat(8 * 6),
+            width: 8,
+            height: 6,
+            channels: 4,
+        };
+        let out = bicubic(source, (4, 3), &mut Resizer::new()).expect("resizes");
+        assert_eq!(out.data, [0u8, 255, 0, 0].repeat(4 * 3));
     }
 }

@@ -10,6 +10,7 @@ use super::{ImageReport, recompress_images};
 use crate::Preset;
 use crate::displayed::DisplayedSizes;
 
+mod cmyk;
 mod masks;
 
 /// An 8×8 RGB JPEG 2000 codestream, lossless, made with OpenJPEG's `opj_compress -n 2` from
@@ -200,28 +201,6 @@ fn indexed_images_expand_through_their_palette_and_decode() {
     assert_eq!(pixels(&doc, id, Preset::Ebook).data, expected);
     run(&mut doc, &[(id, (32.0, 32.0))], Preset::Ebook);
     assert_eq!(pixels(&doc, id, Preset::Ebook).data, expected);
-}
-
-#[test]
-fn cmyk_becomes_rgb_for_ebook_and_stays_for_printer() {
-    let cmyk: Vec<u8> = (0..64 * 64)
-        .flat_map(|i| [(i % 64 * 4) as u8, 0, 0, 0])
-        .collect();
-    for preset in [Preset::Ebook, Preset::Printer] {
-        let mut doc = Document::with_version("1.7");
-        let id = doc.add_object(flate_image(64, 64, "DeviceCMYK".into(), 8, &cmyk));
-        run(&mut doc, &[(id, (64.0, 64.0))], preset);
-        // Read through any palette the few colours were stored as.
-        let (after, space) = read(&doc, stream(&doc, id), Preset::Ebook).expect("readable");
-        if preset == Preset::Ebook {
-            assert_eq!(space, Object::Name(b"DeviceRGB".to_vec()));
-            // 4/255 cyan: the table gives a touch less green too, as viewers draw it.
-            assert_eq!(&after.data[..6], &[255, 255, 255, 251, 254, 255]);
-        } else {
-            assert_eq!(name(&doc, id, b"ColorSpace"), b"DeviceCMYK");
-            assert_eq!(size(&doc, id), (64, 64));
-        }
-    }
 }
 
 #[test]
