@@ -79,8 +79,8 @@ pub fn compress(
     // Merged first so that an image stored more than once is re-encoded once, at the largest
     // size any of its copies is drawn; merged again for streams recompression made identical.
     let mut merged = streams::merge_duplicate_streams(&mut doc);
-    let fonts = fonts::subset_fonts(&mut doc);
-    let sizes = displayed::displayed_sizes(&doc);
+    let (usage, sizes) = survey(&doc);
+    let fonts = fonts::subset_fonts(&mut doc, &usage);
     let report = images::recompress_images(&mut doc, &sizes, preset, max_pixels);
     let recompressed = streams::recompress_streams(&mut doc)?;
     merged += streams::merge_duplicate_streams(&mut doc);
@@ -116,6 +116,18 @@ pub fn compress(
         return Ok(original);
     }
     Ok(written)
+}
+
+/// What the pages show, read in one pass over their content: the strings each font shows and
+/// the largest size each image is drawn at.
+fn survey(doc: &Document) -> (fonts::Usage, displayed::DisplayedSizes) {
+    let mut usage = fonts::UsageWalker::new(doc);
+    let mut sizes = displayed::Walker::new(doc);
+    for page in pages::page_contents(doc) {
+        usage.page(&page);
+        sizes.page(&page);
+    }
+    (usage.finish(), sizes.finish())
 }
 
 fn load_failure(err: lopdf::Error) -> CompressError {

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream, content::Content};
 
-use crate::pages::{appearance_streams, page_resources};
+use crate::pages::{PageContent, appearance_streams};
 use crate::streams::MAX_DECODED;
 
 mod matrix;
@@ -24,27 +24,44 @@ const MAX_VISITS: usize = 20_000;
 /// Width and height in points, the largest seen for each image.
 pub type DisplayedSizes = HashMap<ObjectId, (f32, f32)>;
 
+/// The sizes read from every page on its own: for tests; `compress` walks pages once for
+/// sizes and fonts together.
+#[cfg(test)]
 pub fn displayed_sizes(doc: &Document) -> DisplayedSizes {
-    let mut walker = Walker {
-        doc,
-        sizes: DisplayedSizes::new(),
-        seen: HashSet::new(),
-    };
-    for page_id in doc.get_pages().into_values() {
-        if let Ok(content) = doc.get_page_content_with_limit(page_id, MAX_DECODED) {
-            let resources = page_resources(doc, page_id);
-            walker.walk(&content, &resources, IDENTITY, 0);
-        }
-        walker.annotations(page_id);
+    let mut walker = Walker::new(doc);
+    for page in crate::pages::page_contents(doc) {
+        walker.page(&page);
     }
-    if walker.seen.len() > MAX_VISITS {
-        tracing::debug!("image size walk over its budget: no image resampled");
-        return DisplayedSizes::new();
-    }
-    walker.sizes
+    walker.finish()
 }
 
-struct Walker<'a> {
+impl<'a> Walker<'a> {
+    pub fn new(doc: &'a Document) -> Self {
+        Walker {
+            doc,
+            sizes: DisplayedSizes::new(),
+            seen: HashSet::new(),
+        }
+    }
+
+    /// One page: its content and its annotations' appearances.
+    pub fn page(&mut self, page: &PageContent<'a>) {
+        if let Some(content) = &page.content {
+            self.walk(content, &page.resources, IDENTITY, 0);
+        }
+        self.annotations(page.id);
+    }
+
+    pub fn finish(self) -> DisplayedSizes {
+        if self.seen.len() > MAX_VISITS {
+            tracing::debug!("image size walk over its budget: no image resampled");
+            return DisplayedSizes::new();
+        }
+        self.sizes
+    }
+}
+
+pub struct Walker<'a> {
     doc: &'a Document,
     sizes: DisplayedSizes,
     /// (stream, its base matrix's scale and skew) already walked: the sizes a stream gives
@@ -54,13 +71,10 @@ struct Walker<'a> {
 
 impl<'a> Walker<'a> {
     /// One content stream drawn with `base` in force.
-    fn walk(&mut self, content: &[u8], resources: &[&'a Dictionary], base: Matrix, depth: usize) {
-        let Ok(content) = Content::decode(content) else {
-            return;
-        };
+    fn walk(&mut self, content: &Content, resources: &[&'a Dictionary], base: Matrix, depth: usize) {
         let mut ctm = base;
         let mut stack = Vec::new();
-        for op in content.operations {
+        for op in &content.operations {
             match op.operator.as_str() {
                 "q" => stack.push(ctm),
                 "Q" => ctm = stack.pop().unwrap_or(base),
@@ -146,7 +160,9 @@ impl<'a> Walker<'a> {
                 .collect(),
             Err(_) => resources.to_vec(),
         };
-        if let Ok(content) = stream.decompressed_content_with_limit(MAX_DECODED) {
+        if let Ok(bytes) = stream.decompressed_content_with_limit(MAX_DECODED)
+            && let Ok(content) = Content::decode(&bytes)
+        {
             self.walk(&content, &own, base, depth + 1);
         }
     }

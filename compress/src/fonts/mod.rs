@@ -30,10 +30,13 @@ use self::program::Format;
 /// Largest font program decoded (larger ones are left alone).
 const MAX_PROGRAM: usize = 64 << 20;
 
-/// Subsets every embedded font program; returns how many were rewritten.
-pub fn subset_fonts(doc: &mut Document) -> usize {
+pub use usage::{Usage, Walker as UsageWalker};
+
+/// Subsets every embedded font program by the `usage` read from the document's content;
+/// returns how many were rewritten.
+pub fn subset_fonts(doc: &mut Document, usage: &Usage) -> usize {
+    // Usage is keyed by font dictionaries, which merging programs leaves alone.
     dedupe::merge_programs(doc);
-    let usage = usage::collect(doc);
     if usage.incomplete {
         tracing::debug!("font usage walk over its budget: every program kept whole");
         return 0;
@@ -41,7 +44,7 @@ pub fn subset_fonts(doc: &mut Document) -> usize {
     // Counted once for both uses: rewriting programs and merging identical ones changes only
     // the references to programs, never those to ToUnicode maps or descendant fonts.
     let references = count_references(doc);
-    let plans = plan(doc, &usage, &references);
+    let plans = plan(doc, usage, &references);
     let mut rewritten = 0;
     for (id, plan) in plans {
         let done = match &plan.need {
@@ -52,7 +55,7 @@ pub fn subset_fonts(doc: &mut Document) -> usize {
         rewritten += usize::from(done);
     }
     dedupe::merge_programs(doc);
-    maps_trim::trim(doc, &usage, &references);
+    maps_trim::trim(doc, usage, &references);
     rewritten
 }
 

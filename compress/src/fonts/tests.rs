@@ -6,6 +6,12 @@ use ttf_parser::{Face, GlyphId};
 use super::subset_fonts;
 use crate::test_pdf::one_page;
 
+/// Subsets by the usage the document's pages give.
+fn subset(doc: &mut Document) -> usize {
+    let usage = super::usage::collect(doc);
+    subset_fonts(doc, &usage)
+}
+
 const SANS: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 const MONO: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
 
@@ -133,7 +139,7 @@ fn truetype_keeps_glyphs_of_page_form_and_appearance_and_da_font_whole() {
     let da_font = add_font(&mut doc, &mono);
     document(font, da_font, &mut doc, ["Hello", "Frm", "Ant"]);
 
-    assert_eq!(subset_fonts(&mut doc), 1);
+    assert_eq!(subset(&mut doc), 1);
     let (_, subset) = program(&doc, font);
     assert!(
         subset.len() < sans.len() / 4,
@@ -183,7 +189,7 @@ fn identical_programs_are_merged_and_subset_once() {
         Dictionary::new(),
     );
 
-    assert_eq!(subset_fonts(&mut doc), 1);
+    assert_eq!(subset(&mut doc), 1);
     let (first_file, data) = program(&doc, first);
     let (second_file, _) = program(&doc, second);
     assert_eq!(first_file, second_file);
@@ -209,7 +215,7 @@ fn fonts_used_in_unreadable_content_stay_whole() {
         },
         Dictionary::new(),
     );
-    assert_eq!(subset_fonts(&mut doc), 0);
+    assert_eq!(subset(&mut doc), 0);
 }
 
 #[test]
@@ -253,7 +259,7 @@ fn type0_identity_h_keeps_the_glyphs_of_its_cids() {
         Dictionary::new(),
     );
 
-    assert_eq!(subset_fonts(&mut doc), 1);
+    assert_eq!(subset(&mut doc), 1);
     let Ok(Object::Stream(stream)) = doc.get_object(file_id) else {
         panic!("program is gone");
     };

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use lopdf::{Dictionary, Document, Object, ObjectId, content::Content};
 
-use crate::pages::page_resources;
+use crate::pages::PageContent;
 use crate::streams::MAX_DECODED;
 
 mod annots;
@@ -34,33 +34,49 @@ pub struct Usage {
     pub incomplete: bool,
 }
 
+/// The usage read from every page on its own: for tests; `compress` walks pages once for
+/// fonts and image sizes together.
+#[cfg(test)]
 pub fn collect(doc: &Document) -> Usage {
-    let mut walker = Walker {
-        doc,
-        usage: Usage::default(),
-        visited: HashSet::new(),
-        walked: HashSet::new(),
-    };
-    for page_id in doc.get_pages().into_values() {
-        let resources = page_resources(doc, page_id);
-        match doc.get_page_content_with_limit(page_id, MAX_DECODED) {
-            Ok(content) => walker.walk(&content, &resources, None, 0),
-            Err(_) => walker.all_whole(&resources),
-        }
-        walker.annotations(page_id);
+    let mut walker = Walker::new(doc);
+    for page in crate::pages::page_contents(doc) {
+        walker.page(&page);
     }
-    walker.acroform();
-    // Forms and patterns no page reaches this way (odd references) are walked on their own,
-    // so that a font they use is never taken for unused.
-    for (&id, object) in &doc.objects {
-        if let Object::Stream(stream) = object
-            && !walker.walked.contains(&id)
-            && may_show_text(&stream.dict)
-        {
-            walker.stream(id, &[], None, 0);
+    walker.finish()
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(doc: &'a Document) -> Self {
+        Walker {
+            doc,
+            usage: Usage::default(),
+            visited: HashSet::new(),
+            walked: HashSet::new(),
         }
     }
-    walker.usage
+
+    /// One page: its content and its annotations' appearances.
+    pub fn page(&mut self, page: &PageContent<'a>) {
+        self.walk(page.content.as_ref(), &page.resources, None, 0);
+        self.annotations(page.id);
+    }
+
+    /// The form fields' fonts, and the streams no page reached.
+    pub fn finish(mut self) -> Usage {
+        self.acroform();
+        // Forms and patterns no page reaches this way (odd references) are walked on their
+        // own, so that a font they use is never taken for unused.
+        let doc = self.doc;
+        for (&id, object) in &doc.objects {
+            if let Object::Stream(stream) = object
+                && !self.walked.contains(&id)
+                && may_show_text(&stream.dict)
+            {
+                self.stream(id, &[], None, 0);
+            }
+        }
+        self.usage
+    }
 }
 
 fn is_content_stream(dict: &Dictionary) -> bool {
@@ -85,7 +101,7 @@ enum FontRef {
     Direct,
 }
 
-struct Walker<'a> {
+pub struct Walker<'a> {
     doc: &'a Document,
     usage: Usage,
     /// (stream, inherited font, resource context) already walked.
@@ -221,24 +237,24 @@ impl<'a> Walker<'a> {
             font.map(|f| self.usage.whole.insert(f));
             return;
         }
-        match stream.decompressed_content_with_limit(MAX_DECODED) {
-            Ok(content) => self.walk(&content, &resources, font, depth),
-            Err(_) => {
-                self.all_whole(&resources);
-                font.map(|f| self.usage.whole.insert(f));
-            }
-        }
+        let content = stream
+            .decompressed_content_with_limit(MAX_DECODED)
+            .ok()
+            .and_then(|bytes| Content::decode(&bytes).ok());
+        self.walk(content.as_ref(), &resources, font, depth);
     }
 
+    /// A content stream, parsed, or `None` when it could not be read: then every font in
+    /// reach keeps its program.
     fn walk(
         &mut self,
-        content: &[u8],
+        content: Option<&Content>,
         resources: &[&'a Dictionary],
         inherited: Option<ObjectId>,
         depth: usize,
     ) {
         self.scan_resources(resources, depth);
-        let Ok(content) = Content::decode(content) else {
+        let Some(content) = content else {
             self.all_whole(resources);
             inherited.map(|f| self.usage.whole.insert(f));
             return;
