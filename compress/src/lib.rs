@@ -13,6 +13,7 @@ mod displayed;
 mod fonts;
 mod images;
 mod pages;
+mod parallel;
 mod streams;
 mod structure;
 #[cfg(test)]

@@ -71,7 +71,13 @@ pub struct Walker<'a> {
 
 impl<'a> Walker<'a> {
     /// One content stream drawn with `base` in force.
-    fn walk(&mut self, content: &Content, resources: &[&'a Dictionary], base: Matrix, depth: usize) {
+    fn walk(
+        &mut self,
+        content: &Content,
+        resources: &[&'a Dictionary],
+        base: Matrix,
+        depth: usize,
+    ) {
         let mut ctm = base;
         let mut stack = Vec::new();
         for op in &content.operations {

@@ -9,7 +9,6 @@
 //! printer and prepress; Adobe CMYK JPEGs keep their inks at every preset (see `reencode`).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use fast_image_resize::Resizer;
 use lopdf::{Document, Object, ObjectId, Stream};
@@ -114,45 +113,22 @@ pub fn recompress_images(
 ) -> ImageReport {
     let work = work_list(doc, sizes);
     let pairs = matte::pairs(doc, work.iter().map(|&(id, _, _)| id));
-    let threads = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(work.len())
-        .max(1);
-    let next = AtomicUsize::new(0);
     let shared: &Document = doc;
-    let replacements: Vec<(ObjectId, Role, Stream)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut resizer = Resizer::new();
-                    let mut done = Vec::new();
-                    while let Some(&(id, shown, role)) =
-                        work.get(next.fetch_add(1, Ordering::Relaxed))
-                    {
-                        let Ok(Object::Stream(stream)) = shared.get_object(id) else {
-                            continue;
-                        };
-                        let job = reencode::Job {
-                            doc: shared,
-                            shown,
-                            role,
-                            preset,
-                            max_pixels,
-                        };
-                        if let Some(replacement) = job.run(stream, &mut resizer) {
-                            done.push((id, role, replacement));
-                        }
-                    }
-                    done
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            // A panicking thread loses only its own images, which keep their bytes.
-            .flat_map(|handle| handle.join().unwrap_or_default())
-            .collect()
-    });
+    let replacements: Vec<(ObjectId, Role, Stream)> =
+        crate::parallel::map(&work, Resizer::new, |resizer, &(id, shown, role)| {
+            let Ok(Object::Stream(stream)) = shared.get_object(id) else {
+                return None;
+            };
+            let job = reencode::Job {
+                doc: shared,
+                shown,
+                role,
+                preset,
+                max_pixels,
+            };
+            job.run(stream, resizer)
+                .map(|replacement| (id, role, replacement))
+        });
     let replacements = matte::same_sizes(&pairs, replacements, doc);
     let mut report = ImageReport {
         skipped: work.len() - replacements.len(),
