@@ -24,17 +24,6 @@ const MAX_VISITS: usize = 20_000;
 /// Width and height in points, the largest seen for each image.
 pub type DisplayedSizes = HashMap<ObjectId, (f32, f32)>;
 
-/// The sizes read from every page on its own: for tests; `compress` walks pages once for
-/// sizes and fonts together.
-#[cfg(test)]
-pub fn displayed_sizes(doc: &Document) -> DisplayedSizes {
-    let mut walker = Walker::new(doc);
-    for page in crate::pages::page_contents(doc) {
-        walker.page(&page);
-    }
-    walker.finish()
-}
-
 impl<'a> Walker<'a> {
     pub fn new(doc: &'a Document) -> Self {
         Walker {
@@ -302,7 +291,7 @@ mod tests {
             },
             dictionary! {},
         );
-        let sizes = displayed_sizes(&doc);
+        let (_, sizes) = crate::survey(&doc);
         // 10 x form's 3 x the largest call's 5.
         assert_eq!(sizes.get(&in_form), Some(&(150.0, 150.0)));
         // A 100 x 100 box fitted into a 50 x 25 rectangle.

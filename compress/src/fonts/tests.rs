@@ -8,7 +8,7 @@ use crate::test_pdf::one_page;
 
 /// Subsets by the usage the document's pages give.
 fn subset(doc: &mut Document) -> usize {
-    let usage = super::usage::collect(doc);
+    let (usage, _) = crate::survey(doc);
     subset_fonts(doc, &usage)
 }
 

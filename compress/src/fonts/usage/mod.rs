@@ -34,17 +34,6 @@ pub struct Usage {
     pub incomplete: bool,
 }
 
-/// The usage read from every page on its own: for tests; `compress` walks pages once for
-/// fonts and image sizes together.
-#[cfg(test)]
-pub fn collect(doc: &Document) -> Usage {
-    let mut walker = Walker::new(doc);
-    for page in crate::pages::page_contents(doc) {
-        walker.page(&page);
-    }
-    walker.finish()
-}
-
 impl<'a> Walker<'a> {
     pub fn new(doc: &'a Document) -> Self {
         Walker {

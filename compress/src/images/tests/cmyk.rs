@@ -1,9 +1,9 @@
 //! Four-channel images: CMYK Flate converted or kept per preset, Adobe CMYK JPEGs resampled
 //! in their own inks.
 
-use lopdf::{Document, Object, Stream, dictionary};
+use lopdf::{Document, Object, Stream};
 
-use super::{flate_image, name, photo, read, run, size, stream};
+use super::{flate_image, image_stream, name, photo, read, run, size, stream};
 use crate::Preset;
 use crate::images::jpeg::{self, Pixels};
 
@@ -38,18 +38,7 @@ fn cmyk_jpeg(width: u32, height: u32) -> Vec<u8> {
 }
 
 fn dct_image(width: u32, height: u32, jpeg: Vec<u8>) -> Stream {
-    Stream::new(
-        dictionary! {
-            "Type" => "XObject",
-            "Subtype" => "Image",
-            "Width" => i64::from(width),
-            "Height" => i64::from(height),
-            "ColorSpace" => "DeviceCMYK",
-            "BitsPerComponent" => 8,
-            "Filter" => "DCTDecode",
-        },
-        jpeg,
-    )
+    image_stream((width, height), "DeviceCMYK".into(), 8, "DCTDecode", jpeg)
 }
 
 /// Each ink's mean, to compare an image before and after a resample.

@@ -72,6 +72,17 @@ fn photo(width: u32, height: u32) -> Vec<u8> {
 }
 
 fn flate_image(width: u32, height: u32, space: Object, bpc: i64, samples: &[u8]) -> Stream {
+    let content = deflate(samples).expect("deflates");
+    image_stream((width, height), space, bpc, "FlateDecode", content)
+}
+
+fn image_stream(
+    (width, height): (u32, u32),
+    space: Object,
+    bpc: i64,
+    filter: &str,
+    content: Vec<u8>,
+) -> Stream {
     Stream::new(
         dictionary! {
             "Type" => "XObject",
@@ -80,9 +91,9 @@ fn flate_image(width: u32, height: u32, space: Object, bpc: i64, samples: &[u8])
             "Height" => i64::from(height),
             "ColorSpace" => space,
             "BitsPerComponent" => bpc,
-            "Filter" => "FlateDecode",
+            "Filter" => filter,
         },
-        deflate(samples).expect("deflates"),
+        content,
     )
 }
 
