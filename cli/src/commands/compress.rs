@@ -6,7 +6,7 @@ use serde_json::json;
 use crate::{
     answer::{self, header_number, human_size},
     args::{CompressArgs, api_value},
-    client::{Client, Payload},
+    client::Client,
     error::CliError,
     input::Input,
     output,
@@ -14,24 +14,16 @@ use crate::{
 
 pub async fn run(args: CompressArgs) -> Result<(), CliError> {
     super::binary_output_allows_json(&args.output, args.client.json)?;
-    let client = Client::new(&args.client)?;
-    let input = Input::open(&args.input.file, None).await?;
     let fields = args
         .quality
         .map(|q| ("quality", api_value(q)))
         .into_iter()
         .collect();
-    let response = client
-        .post(
-            "/api/v1/process/compress-pdf",
-            &Payload::File {
-                fields,
-                input: &input,
-            },
-        )
-        .await?;
+    let client = Client::new(&args.client)?;
+    let input = Input::open(&args.input.file, None).await?;
+    let response =
+        super::send_file(&client, &input, "/api/v1/process/compress-pdf", fields).await?;
     let headers = response.headers().clone();
-    answer::note_calls_left(&headers, client.quiet());
     let original: Option<u64> = header_number(&headers, "x-original-size");
     let compressed: Option<u64> = header_number(&headers, "x-compressed-size");
     let savings: Option<f64> = header_number(&headers, "x-savings-percent");

@@ -8,7 +8,15 @@ mod upload;
 
 use std::path::Path;
 
-use crate::{args::Command, error::CliError, input::is_stdio};
+use reqwest::Response;
+
+use crate::{
+    answer,
+    args::Command,
+    client::{Client, Payload},
+    error::CliError,
+    input::{Input, is_stdio},
+};
 
 pub async fn run(command: Command) -> Result<(), CliError> {
     match command {
@@ -28,4 +36,17 @@ fn binary_output_allows_json(output: &Path, json: bool) -> Result<(), CliError> 
         ));
     }
     Ok(())
+}
+
+/// Sends `input` with its option `fields` to one of the endpoints that take a multipart file,
+/// and notes the calls left on stderr.
+async fn send_file(
+    client: &Client,
+    input: &Input,
+    path: &str,
+    fields: Vec<(&'static str, String)>,
+) -> Result<Response, CliError> {
+    let response = client.post(path, &Payload::File { fields, input }).await?;
+    answer::note_calls_left(response.headers(), client.quiet());
+    Ok(response)
 }

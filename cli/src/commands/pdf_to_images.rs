@@ -6,7 +6,7 @@ use serde_json::json;
 use crate::{
     answer::{self, header_number, human_size},
     args::PdfToImagesArgs,
-    client::{Client, Payload},
+    client::Client,
     error::CliError,
     input::Input,
     output,
@@ -14,24 +14,16 @@ use crate::{
 
 pub async fn run(args: PdfToImagesArgs) -> Result<(), CliError> {
     super::binary_output_allows_json(&args.output, args.client.json)?;
-    let client = Client::new(&args.client)?;
-    let input = Input::open(&args.input.file, None).await?;
     let fields = args
         .dpi
         .map(|dpi| ("dpi", dpi.to_string()))
         .into_iter()
         .collect();
-    let response = client
-        .post(
-            "/api/v1/process/pdf-to-images",
-            &Payload::File {
-                fields,
-                input: &input,
-            },
-        )
-        .await?;
+    let client = Client::new(&args.client)?;
+    let input = Input::open(&args.input.file, None).await?;
+    let response =
+        super::send_file(&client, &input, "/api/v1/process/pdf-to-images", fields).await?;
     let headers = response.headers().clone();
-    answer::note_calls_left(&headers, client.quiet());
     let pages: Option<u64> = header_number(&headers, "x-page-count");
     let dpi: Option<u32> = header_number(&headers, "x-dpi");
     // The ZIP streams as pages finish: its length is known only at the end.

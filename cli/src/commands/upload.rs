@@ -1,30 +1,16 @@
 //! `quire upload FILE [--expires-in S]` → `POST /api/upload`: the share link on stdout.
 
-use crate::{
-    answer,
-    args::UploadArgs,
-    client::{Client, Payload},
-    error::CliError,
-    input::Input,
-};
+use crate::{answer, args::UploadArgs, client::Client, error::CliError, input::Input};
 
 pub async fn run(args: UploadArgs) -> Result<(), CliError> {
+    let fields = args
+        .expires_in
+        .map(|seconds| ("expiresIn", seconds.to_string()))
+        .into_iter()
+        .collect();
     let client = Client::new(&args.client)?;
     let input = Input::open(&args.input.file, args.filename).await?;
-    let mut fields = Vec::new();
-    if let Some(seconds) = args.expires_in {
-        fields.push(("expiresIn", seconds.to_string()));
-    }
-    let response = client
-        .post(
-            "/api/upload",
-            &Payload::File {
-                fields,
-                input: &input,
-            },
-        )
-        .await?;
-    answer::note_calls_left(response.headers(), client.quiet());
+    let response = super::send_file(&client, &input, "/api/upload", fields).await?;
     let body = answer::json(response).await?;
     if args.client.json {
         answer::print_json(&body)
