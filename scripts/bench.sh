@@ -2,14 +2,15 @@
 # Runs a benchmark with its reference tools installed: `scripts/bench.sh process` (OCR, PDF to
 # images and compression against tesseract, pdftoppm, mutool and Ghostscript, compression also
 # on the real-world corpus; QUIRE_BENCH_ONLY=ocr|scan|render|compress|corpus runs one part),
-# `scripts/bench.sh support` (the anonymizer against Presidio), `scripts/bench.sh upload`.
+# `scripts/bench.sh support` (the anonymizer against Presidio), `scripts/bench.sh upload`,
+# `scripts/bench.sh tools` (the toolbox's merge, split and rotate against the qpdf CLI).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-bench="${1:?usage: scripts/bench.sh process|support|upload}"
-# The process benchmark also reads the compression corpus (.cache/compress-corpus).
-if [ "$bench" = process ]; then
+bench="${1:?usage: scripts/bench.sh process|support|upload|tools}"
+# The process and tools benchmarks also read the real-world corpus (.cache/compress-corpus).
+if [ "$bench" = process ] || [ "$bench" = tools ]; then
   scripts/setup.sh --corpus
 else
   scripts/setup.sh
@@ -37,6 +38,15 @@ case "$bench" in
     fi
     ;;
   upload) CLAMD_PORT=3312 QUIRE_MAX_UPLOAD_SIZE=2147483648 scripts/clamd.sh --test-signatures ;;
+  tools)
+    if ! command -v qpdf >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1; then
+      echo "bench: installing the reference tools"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -q
+      apt-get install -y -q --no-install-recommends qpdf curl
+    fi
+    CLAMD_PORT=3312 scripts/clamd.sh --test-signatures
+    ;;
   *) echo "unknown benchmark $bench" >&2; exit 2 ;;
 esac
 exec cargo bench -p quire-edge --bench "$bench"

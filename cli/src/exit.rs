@@ -44,7 +44,8 @@ impl Exit {
             | "invalid-credentials"
             | "invalid-session"
             | "missing-scope"
-            | "csrf-rejected" => Exit::Auth,
+            | "csrf-rejected"
+            | "web-only-tool" => Exit::Auth,
             "daily-quota-exceeded"
             | "storage-quota-exceeded"
             | "too-many-login-attempts"

@@ -20,6 +20,7 @@ pub mod scan;
 pub mod storage;
 pub mod support;
 pub mod telemetry;
+pub mod tools;
 pub mod workers;
 
 use std::sync::Arc;

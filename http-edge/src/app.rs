@@ -52,6 +52,7 @@ pub fn app(state: EdgeState) -> Router {
                 .patch(routes::tus::patch)
                 .delete(routes::tus::delete),
         )
+        .route("/tools/{tool}/run", post(crate::toolbox::run))
         // Streaming handlers read the raw body; no size cap here, the core enforces the limits.
         .layer(DefaultBodyLimit::disable())
         .route(

@@ -16,6 +16,7 @@ pub mod openapi;
 pub mod problem;
 pub mod routes;
 pub mod serve;
+pub mod toolbox;
 pub mod web;
 
 pub use app::{EdgeState, app};

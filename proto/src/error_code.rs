@@ -59,6 +59,7 @@ error_codes! {
     InvalidSession => ("invalid-session", Unauthenticated, 401, "Not logged in"),
     MissingScope => ("missing-scope", PermissionDenied, 403, "Missing scope"),
     CsrfRejected => ("csrf-rejected", PermissionDenied, 403, "Form refused"),
+    WebOnlyTool => ("web-only-tool", PermissionDenied, 403, "Web interface only"),
     NotFound => ("not-found", NotFound, 404, "Not found"),
     FileNotFound => ("file-not-found", NotFound, 404, "File not found"),
     UploadNotFound => ("upload-not-found", NotFound, 404, "Upload not found"),

@@ -171,6 +171,51 @@ try {
   assert.equal(await page.locator("#files").count(), 0);
   assert.equal((await fetch(link)).status, 404);
 
+  step("toolbox: the tool list filters as one types");
+  await page.goto(`${base}/tools`);
+  await page.fill("#tool-search", "merge");
+  assert.equal(await page.locator("#tool-list li:visible").count(), 1);
+  await shot(page, "12a-tools");
+
+  step("toolbox: merge two PDFs in the order set in the page, keep the result");
+  await page.goto(`${base}/tools/merge`);
+  await page.setInputFiles("#file", [path.join(fixtures, "letter.pdf"), path.join(fixtures, "photos.pdf")]);
+  assert.equal(await page.locator("#file-order li").count(), 2);
+  await page.click("#file-order li:first-child button[aria-label='Move down']");
+  assert.match(await page.textContent("#file-order li:first-child"), /photos\.pdf/);
+  await page.click("#tool button[type=submit]");
+  await page.waitForSelector("#tool-stats");
+  assert.match(await page.textContent("#tool-stats"), /^4 page/);
+  assert.equal(await page.getAttribute("#result a.button", "download"), "photos-merged.pdf");
+  await page.click("#keep-button");
+  await page.waitForSelector("#kept-link");
+  const kept = await page.inputValue("#kept-link");
+  const keptPdf = Buffer.from(await (await fetch(kept)).arrayBuffer());
+  assert.equal(keptPdf.subarray(0, 5).toString(), "%PDF-");
+  await shot(page, "12b-tool-merge");
+
+  step("toolbox: split by ranges, organize, rotate");
+  await page.goto(`${base}/tools/split`);
+  await page.setInputFiles("#file", path.join(fixtures, "letter.pdf"));
+  await page.fill("#ranges", "1,2");
+  await page.click("#tool button[type=submit]");
+  await page.waitForSelector("#tool-stats");
+  assert.match(await page.textContent("#tool-stats"), /^2 files, 2 page/);
+  await shot(page, "12c-tool-split");
+  await page.goto(`${base}/tools/organize`);
+  await page.setInputFiles("#file", path.join(fixtures, "letter.pdf"));
+  await page.fill("#order", "2,1,blank");
+  await page.click("#tool button[type=submit]");
+  await page.waitForSelector("#tool-stats");
+  assert.match(await page.textContent("#tool-stats"), /^3 page/);
+  await page.goto(`${base}/tools/rotate`);
+  await page.setInputFiles("#file", path.join(fixtures, "letter.pdf"));
+  await page.fill("#pages", "9");
+  await page.click("#tool button[type=submit]");
+  await page.waitForSelector("#error:not([hidden])");
+  assert.match(await page.textContent("#error"), /9/);
+  await shot(page, "12d-tool-rotate-error");
+
   step("password change ends the session; the new password logs in");
   await page.goto(`${base}/dashboard/account`);
   await page.fill("#current", "not the password");
@@ -216,7 +261,7 @@ try {
   await phonePage.fill("#email", email);
   await phonePage.fill("#password", "an even better passphrase");
   await Promise.all([phonePage.waitForURL("**/dashboard"), phonePage.click("form.stack button[type=submit]")]);
-  for (const route of ["/dashboard", "/dashboard/api-keys", "/tools/support", "/"]) {
+  for (const route of ["/dashboard", "/dashboard/api-keys", "/tools/support", "/tools", "/tools/merge", "/tools/split", "/tools/rotate", "/tools/organize", "/"]) {
     await phonePage.goto(`${base}${route}`);
     const width = await phonePage.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `${route} is ${width}px wide on a 390px screen`);

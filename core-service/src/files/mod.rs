@@ -5,7 +5,7 @@ pub mod mime;
 pub mod names;
 pub mod remove;
 pub mod sweeper;
-mod tee;
+pub(crate) mod tee;
 pub mod upload;
 
 use quire_proto::v1;

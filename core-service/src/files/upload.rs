@@ -26,7 +26,7 @@ use crate::{
     },
     error::{ApiError, ApiResult},
     quota::storage,
-    scan::{ScanError, ScanSession, Verdict},
+    scan::{self, ScanSession, Verdict},
 };
 
 /// Parts in flight to the store at once.
@@ -135,7 +135,7 @@ where
     let expires_at = guard.row.expires_at;
     let blob_key = guard.row.blob_key.clone();
     let scan = match &core.scanner {
-        Some(scanner) => Some(scanner.start().await.map_err(scanner_unavailable)?),
+        Some(scanner) => Some(scanner.start().await.map_err(scan::unavailable)?),
         None => None,
     };
     let upload = core
@@ -166,7 +166,7 @@ where
         ));
     }
     if let Some(scan) = received.scan {
-        match scan.finish().await.map_err(scanner_unavailable)? {
+        match scan.finish().await.map_err(scan::unavailable)? {
             Verdict::Clean => {}
             Verdict::Infected(signature) => {
                 tracing::warn!(
@@ -298,9 +298,7 @@ where
         }
         digest.push(chunk.clone()).await?;
         if let Some(scan) = scan.as_mut() {
-            scan.push(chunk.clone())
-                .await
-                .map_err(scanner_unavailable)?;
+            scan.push(chunk.clone()).await.map_err(scan::unavailable)?;
         }
         if let Some(writer) = guard.writer.as_mut() {
             writer.wait_for_capacity(PART_CONCURRENCY).await?;
@@ -329,15 +327,6 @@ fn check_size(size: u64, max: u64, headroom: u64, quota: u64) -> ApiResult<()> {
         return Err(storage::quota_exceeded(size, quota));
     }
     Ok(())
-}
-
-fn scanner_unavailable(err: ScanError) -> ApiError {
-    tracing::error!(error = %err, "antivirus scan failed");
-    ApiError::new(
-        ErrorCode::ScannerUnavailable,
-        "the antivirus could not scan this file, so it was not stored: retry in a few seconds",
-    )
-    .with_metadata(quire_proto::metadata::RETRY_AFTER, 5)
 }
 
 /// Undoes an unfinished upload when dropped armed: aborts the multipart object, deletes the

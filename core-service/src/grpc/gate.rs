@@ -56,6 +56,21 @@ pub async fn admit_idempotent(
     Ok((Admitted { caller, rate_limit }, idempotency))
 }
 
+/// As [`admit`], for the web toolbox: only a browser session may call it. An API key, even a
+/// valid one with every scope, is refused before the call is counted.
+pub async fn admit_web_session(core: &Core, metadata: &MetadataMap) -> ApiResult<Admitted> {
+    let caller = auth::authenticate(&core.db, metadata).await?;
+    if caller.session_id.is_none() {
+        return Err(ApiError::new(
+            quire_proto::ErrorCode::WebOnlyTool,
+            "the toolbox is part of the web interface: log in and use it at /tools; API keys \
+             reach the /api endpoints only",
+        ));
+    }
+    let rate_limit = charge(core, &caller).await?;
+    Ok(Admitted { caller, rate_limit })
+}
+
 async fn charge(core: &Core, caller: &Caller) -> ApiResult<Option<RateLimit>> {
     let cap = caller.plan.daily_calls(&core.config);
     quota::charge_call(&core.db, caller.account_id, cap, Utc::now()).await

@@ -11,6 +11,7 @@ mod reflection;
 mod resumable_service;
 mod server;
 mod support_service;
+mod tool_service;
 
 pub use conn::{SocketFile, bind_socket};
 pub use in_process::InProcess;

@@ -9,7 +9,7 @@ use quire_proto::v1::{
     account_service_server::AccountServiceServer, file_service_server::FileServiceServer,
     process_service_server::ProcessServiceServer,
     resumable_upload_service_server::ResumableUploadServiceServer,
-    support_service_server::SupportServiceServer,
+    support_service_server::SupportServiceServer, tool_service_server::ToolServiceServer,
 };
 use tokio::{
     net::{TcpListener, UnixListener},
@@ -24,7 +24,7 @@ use tonic::{
 use super::{
     account_service::AccountApi, conn, file_service::FileApi, health, in_process::InProcess,
     process_service::ProcessApi, reflection::Reflection, resumable_service::ResumableApi,
-    support_service::SupportApi,
+    support_service::SupportApi, tool_service::ToolApi,
 };
 use crate::{Core, files::sweeper};
 
@@ -68,6 +68,11 @@ impl Services {
             )
             .add_service(
                 SupportServiceServer::new(SupportApi::new(core.clone()))
+                    .max_decoding_message_size(max)
+                    .max_encoding_message_size(max),
+            )
+            .add_service(
+                ToolServiceServer::new(ToolApi::new(core.clone()))
                     .max_decoding_message_size(max)
                     .max_encoding_message_size(max),
             )

@@ -111,6 +111,7 @@ pub fn failure_error(Failure { kind, message }: Failure) -> ApiError {
         Ok(FailureKind::TooManyPixels) => ErrorCode::TooManyPixels,
         Ok(FailureKind::Encrypted) => ErrorCode::EncryptedPdf,
         Ok(FailureKind::OverLimit) => ErrorCode::UnprocessableFile,
+        Ok(FailureKind::BadOptions) => ErrorCode::InvalidArgument,
         Ok(FailureKind::Engine) | Err(_) => {
             tracing::error!(error = %message, "engine failure");
             ErrorCode::ProcessingFailed

@@ -5,6 +5,9 @@ mod clamd;
 pub use clamd::{ClamdAddr, ClamdScanner};
 
 use async_trait::async_trait;
+use quire_proto::ErrorCode;
+
+use crate::error::ApiError;
 
 /// What clamd concluded about a complete stream.
 #[derive(Debug, PartialEq, Eq)]
@@ -41,4 +44,14 @@ pub trait Scanner: Send + Sync + 'static {
 pub trait ScanSession: Send {
     async fn write(&mut self, chunk: &[u8]) -> Result<(), ScanError>;
     async fn finish(self: Box<Self>) -> Result<Verdict, ScanError>;
+}
+
+/// A scan that could not be made: the file is refused, never passed unscanned.
+pub fn unavailable(err: ScanError) -> ApiError {
+    tracing::error!(error = %err, "antivirus scan failed");
+    ApiError::new(
+        ErrorCode::ScannerUnavailable,
+        "the antivirus could not scan this file, so it was not stored: retry in a few seconds",
+    )
+    .with_metadata(quire_proto::metadata::RETRY_AFTER, 5)
 }

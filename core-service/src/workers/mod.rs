@@ -4,6 +4,7 @@
 pub mod engines;
 pub mod pool;
 pub mod protocol;
+mod toolbox;
 pub mod worker;
 
 pub use pool::{PoolError, PoolSettings, WorkerPool};

@@ -15,7 +15,7 @@ const MAGIC: [u8; 4] = *b"QWK1";
 
 #[derive(Clone, PartialEq, Message)]
 pub struct Job {
-    #[prost(oneof = "Task", tags = "1, 2, 3, 4")]
+    #[prost(oneof = "Task", tags = "1, 2, 3, 4, 5")]
     pub task: Option<Task>,
 }
 
@@ -33,6 +33,9 @@ pub enum Task {
     /// A whole PDF, compressed into another file.
     #[prost(message, tag = "4")]
     Compress(Compress),
+    /// One toolbox tool over one or more PDFs.
+    #[prost(message, tag = "5")]
+    Tool(Tool),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, prost::Enumeration)]
@@ -93,8 +96,27 @@ pub struct Compress {
 }
 
 #[derive(Clone, PartialEq, Message)]
+pub struct Tool {
+    /// Staged inputs, in the order the user gave them.
+    #[prost(string, repeated, tag = "1")]
+    pub inputs: Vec<String>,
+    /// The inputs' names without extension (merge titles its bookmarks with them).
+    #[prost(string, repeated, tag = "2")]
+    pub titles: Vec<String>,
+    /// An empty directory the tool writes its files into.
+    #[prost(string, tag = "3")]
+    pub output_dir: String,
+    /// File-name stem of the outputs, already safe.
+    #[prost(string, tag = "4")]
+    pub stem: String,
+    /// The tool and its options, as the caller sent them (checked by the core first).
+    #[prost(message, optional, tag = "5")]
+    pub options: Option<quire_proto::v1::ToolOptions>,
+}
+
+#[derive(Clone, PartialEq, Message)]
 pub struct Outcome {
-    #[prost(oneof = "Answer", tags = "1, 2, 3, 4, 5")]
+    #[prost(oneof = "Answer", tags = "1, 2, 3, 4, 5, 6")]
     pub answer: Option<Answer>,
 }
 
@@ -110,6 +132,8 @@ pub enum Answer {
     Compressed(Compressed),
     #[prost(message, tag = "5")]
     Failure(Failure),
+    #[prost(message, tag = "6")]
+    Tooled(Tooled),
 }
 
 #[derive(Clone, PartialEq, Message)]
@@ -148,6 +172,24 @@ pub struct Compressed {
     pub size: u64,
 }
 
+/// The files a tool wrote, in the order they go into the answer.
+#[derive(Clone, PartialEq, Message)]
+pub struct Tooled {
+    #[prost(message, repeated, tag = "1")]
+    pub files: Vec<ToolFile>,
+}
+
+#[derive(Clone, PartialEq, Message)]
+pub struct ToolFile {
+    #[prost(string, tag = "1")]
+    pub path: String,
+    /// Name in the ZIP, or of the single result.
+    #[prost(string, tag = "2")]
+    pub name: String,
+    #[prost(uint32, tag = "3")]
+    pub pages: u32,
+}
+
 /// Why a job failed, as far as the worker can tell.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, prost::Enumeration)]
 #[repr(i32)]
@@ -162,6 +204,8 @@ pub enum FailureKind {
     Engine = 3,
     /// The job needs more memory than a worker may use.
     OverLimit = 4,
+    /// The options do not fit this input (a page past the end, a bad range).
+    BadOptions = 5,
 }
 
 #[derive(Clone, PartialEq, Message)]

@@ -74,6 +74,9 @@ pub fn example_detail(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::CsrfRejected => {
             "the request did not come from this site's pages: reload the page and try again"
         }
+        ErrorCode::WebOnlyTool => {
+            "the toolbox is part of the web interface: log in and use it at /tools; API keys reach the /api endpoints only"
+        }
         ErrorCode::NotFound => "no such endpoint: see the API documentation",
         ErrorCode::FileNotFound => {
             "no file with this token: the link is wrong, or the file expired or was deleted"

@@ -342,6 +342,8 @@ pub fn error_message(lang: Lang, code: &str, detail: &str) -> String {
         "csrf-rejected" => {
             "The form expired or came from elsewhere: reload the page and try again."
         }
+        "web-only-tool" if fr => "Cet outil ne s'utilise que depuis l'interface web.",
+        "web-only-tool" => "This tool is only available from the web interface.",
         _ => return detail.to_owned(),
     };
     text.to_owned()

@@ -63,7 +63,7 @@ impl Page<'_> {
                                 a href="/dashboard" { (t.dashboard) }
                                 a href="/dashboard/api-keys" { (t.api_keys) }
                                 a href="/dashboard/files" { (t.files) }
-                                a href="/tools/upload" { (t.tools) }
+                                a href="/tools" { (t.tools) }
                                 a href="/dashboard/account" { (t.account) }
                             } @else {
                                 a href="/docs" { (t.api_docs) }

@@ -11,6 +11,7 @@ mod home;
 mod i18n;
 mod layout;
 mod session;
+mod toolbox;
 mod tools;
 
 use axum::{
@@ -53,5 +54,6 @@ pub fn routes() -> Router<EdgeState> {
             "/dashboard/files/{token}/delete",
             post(dashboard::delete_file),
         )
+        .route("/tools", get(tools::index))
         .route("/tools/{tool}", get(tools::page))
 }

@@ -5,7 +5,7 @@
 use axum::{extract::Path, response::Response};
 use maud::{Markup, html};
 
-use super::{i18n::Lang, layout::Page, session::LoggedIn};
+use super::{i18n::Lang, layout::Page, session::LoggedIn, toolbox};
 use crate::problem::Problem;
 
 /// The tool pages, in the order of `Texts::tool_names`.
@@ -42,6 +42,20 @@ fn select(id: &str, label: &str, options: &[(&str, &str)], selected: &str) -> Ma
     }
 }
 
+/// GET /tools: every tool, the API's and the toolbox's.
+pub async fn index(lang: Lang, who: LoggedIn) -> Response {
+    let t = lang.t();
+    let api_tools: Vec<(&str, &str)> = TOOLS.iter().copied().zip(t.tool_names).collect();
+    Page {
+        lang,
+        title: t.tools,
+        account: Some(&who.account),
+        csrf_token: Some(&who.csrf_token),
+        body: toolbox::index(lang, &api_tools),
+    }
+    .render()
+}
+
 /// GET /tools/{tool}.
 pub async fn page(
     lang: Lang,
@@ -56,10 +70,20 @@ pub async fn page(
         .position(|p| *p == path)
         .map(|i| t.tool_names[i])
     else {
-        return Err(Problem::new(
-            quire_proto::ErrorCode::NotFound,
-            "no such tool",
-        ));
+        let Some(tool) = toolbox::find(&tool) else {
+            return Err(Problem::new(
+                quire_proto::ErrorCode::NotFound,
+                "no such tool",
+            ));
+        };
+        return Ok(Page {
+            lang,
+            title: tool.name(lang),
+            account: Some(&who.account),
+            csrf_token: Some(&who.csrf_token),
+            body: toolbox::form(lang, tool),
+        }
+        .render());
     };
     let run = if fr { "Lancer" } else { "Run" };
     let (endpoint, fields, result) = match tool.as_str() {

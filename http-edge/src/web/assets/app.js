@@ -44,7 +44,10 @@ function dropZones() {
     zone.addEventListener("drop", (event) => {
       event.preventDefault();
       zone.classList.remove("over");
-      if (event.dataTransfer.files.length) input.files = event.dataTransfer.files;
+      if (event.dataTransfer.files.length) {
+        input.files = event.dataTransfer.files;
+        input.dispatchEvent(new Event("change"));
+      }
     });
   }
 }
@@ -94,7 +97,50 @@ function download(blob, name, label) {
   return element("a", { class: "button", href: URL.createObjectURL(blob), download: name }, label);
 }
 
+// The file name a response's Content-Disposition gives (RFC 6266, UTF-8 form first).
+function dispositionName(headers, fallback) {
+  const value = headers.get("Content-Disposition") || "";
+  const star = /filename\*=UTF-8''([^;]+)/i.exec(value);
+  if (star) return decodeURIComponent(star[1]);
+  const plain = /filename="([^"]+)"/i.exec(value);
+  return plain ? plain[1] : fallback;
+}
+
+// "Keep it in my files": the result goes through the same upload path as any file (scanned,
+// counted in the storage quota) and comes back as a share link.
+function keepButton(blob, name) {
+  const area = element("div", { class: "stack", id: "keep" });
+  const button = element("button", { type: "button", class: "button secondary", id: "keep-button" }, say("Keep it in my files", "Garder dans mes fichiers"));
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    const body = new FormData();
+    body.append("file", new File([blob], name, { type: blob.type }));
+    const response = await fetch("/api/upload", { method: "POST", body, headers: { "X-CSRF-Token": csrf() } });
+    const json = await response.json();
+    if (!response.ok) {
+      button.disabled = false;
+      area.append(element("p", { class: "error", role: "alert" }, `${json.title}: ${json.detail}`));
+      return;
+    }
+    button.remove();
+    area.append(copyable("kept-link", say("Share link", "Lien de partage"), json.url, false));
+    copyButtons();
+  });
+  area.append(button);
+  return area;
+}
+
 const show = {
+  file(blob, headers) {
+    const name = dispositionName(headers, "result");
+    const pages = headers.get("X-Page-Count");
+    const count = Number(headers.get("X-File-Count") || "1");
+    const stats = count > 1
+      ? `${count} ${say("files", "fichiers")}, ${pages} page(s), ${blob.size} B`
+      : `${pages} page(s), ${blob.size} B`;
+    return [element("p", { id: "tool-stats" }, stats),
+      download(blob, name, say("Download ", "Télécharger ") + name), keepButton(blob, name)];
+  },
   upload(json) {
     return [element("p", {}, say("Stored: ", "Enregistré : ") + `${json.filename} (${json.size} B, ${json.mimeType})`),
       copyable("share-link", say("Share link", "Lien de partage"), json.url, false)];
@@ -148,6 +194,8 @@ const FRENCH_ERRORS = {
   "scanner-unavailable": "L'antivirus est indisponible : réessayez dans un instant.",
   "processing-busy": "Le service est très chargé : réessayez dans un instant.",
   "csrf-rejected": "La page a expiré : rechargez-la et réessayez.",
+  "missing-file": "Ajoutez le fichier à traiter.",
+  "web-only-tool": "Cet outil ne s'utilise que depuis l'interface web.",
 };
 
 function toolForm() {
@@ -174,9 +222,11 @@ function toolForm() {
     } else {
       body = new FormData();
       for (const field of form.querySelectorAll("input:not([type=file]), select")) {
+        if ((field.type === "radio" || field.type === "checkbox") && !field.checked) continue;
         if (field.name && field.value !== "") body.append(field.name, field.value);
       }
-      body.append("file", file);
+      // Option fields first, then the files (the toolbox reads them in this order).
+      for (const chosen of orderedFiles(form)) body.append("file", chosen);
     }
     // One run at a time; the button says the file is being worked on once it is sent.
     const button = form.querySelector("button[type=submit]");
@@ -224,9 +274,70 @@ function toolForm() {
   });
 }
 
+// The files of a form, in the order the user set in its list (merge), else as chosen.
+function orderedFiles(form) {
+  const input = form.querySelector("input[type=file]");
+  if (!input) return [];
+  const list = form.querySelector("#file-order");
+  if (!list || !input.multiple) return Array.from(input.files).slice(0, 1);
+  return Array.from(list.children).map((item) => item.file);
+}
+
+// Merge's file list: drag an entry (or use its arrows) to set the order.
+function fileOrder() {
+  const list = document.getElementById("file-order");
+  const input = document.querySelector("#tool input[type=file][multiple]");
+  if (!list || !input) return;
+  let dragged = null;
+  const move = (item, offset) => {
+    const target = offset < 0 ? item.previousElementSibling : item.nextElementSibling?.nextElementSibling;
+    if (offset < 0 && !target) return;
+    list.insertBefore(item, target || null);
+  };
+  const render = () => {
+    list.replaceChildren();
+    for (const file of input.files) {
+      const up = element("button", { type: "button", class: "link", "aria-label": say("Move up", "Monter") }, "↑");
+      const down = element("button", { type: "button", class: "link", "aria-label": say("Move down", "Descendre") }, "↓");
+      const item = element("li", { draggable: "true" }, element("span", {}, `${file.name} (${file.size} B) `), up, " ", down);
+      item.file = file;
+      up.addEventListener("click", () => move(item, -1));
+      down.addEventListener("click", () => move(item, 1));
+      item.addEventListener("dragstart", () => (dragged = item));
+      item.addEventListener("dragover", (event) => event.preventDefault());
+      item.addEventListener("drop", (event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        if (dragged && dragged !== item) list.insertBefore(dragged, item);
+      });
+      list.append(item);
+    }
+  };
+  input.addEventListener("change", render);
+  render();
+}
+
+// The tool list's search box: hides the entries whose text does not contain what is typed.
+function filters() {
+  for (const box of document.querySelectorAll("input[data-filter]")) {
+    box.addEventListener("input", () => {
+      const query = box.value.trim().toLowerCase();
+      for (const item of document.querySelectorAll(box.dataset.filter)) {
+        item.hidden = query !== "" && !item.textContent.toLowerCase().includes(query);
+      }
+      // A group with nothing left to show goes too, heading and all.
+      for (const group of document.querySelectorAll(`${box.dataset.filter.split(" ")[0]} section`)) {
+        group.hidden = !group.querySelector("li:not([hidden])");
+      }
+    });
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   copyButtons();
   confirmations();
   dropZones();
+  fileOrder();
+  filters();
   toolForm();
 });

@@ -18,11 +18,13 @@ use tokio_stream::wrappers::ReceiverStream;
 
 use crate::problem::Problem;
 
+pub mod files;
+
 /// Smallest message the file is sent in, but for its last: smaller reads are gathered.
 const MIN_CHUNK: usize = 64 * 1024;
 
 /// Text fields are options; anything longer is not one.
-const MAX_TEXT_FIELD: u64 = 64 * 1024;
+pub(super) const MAX_TEXT_FIELD: u64 = 64 * 1024;
 
 pub type Fields = HashMap<String, String>;
 
@@ -44,10 +46,10 @@ pub struct FilePart {
 /// stream until the stream is pending, so behind a fast client one poll would take in all the
 /// socket holds and keep it in one buffer that the file's chunks then share; pausing after a
 /// chunk's worth keeps the parser about one chunk ahead, with one extra wake-up per chunk.
-struct BoundedReads<S> {
-    reads: S,
+pub(super) struct BoundedReads<S> {
+    pub(super) reads: S,
     /// Bytes handed over since the stream last paused.
-    taken: usize,
+    pub(super) taken: usize,
 }
 
 impl<S> futures::Stream for BoundedReads<S>
@@ -129,7 +131,7 @@ pub async fn file_part(
     }
 }
 
-fn check_allowed(name: &str, allowed: &[&str]) -> Result<(), Problem> {
+pub(super) fn check_allowed(name: &str, allowed: &[&str]) -> Result<(), Problem> {
     if allowed.contains(&name) {
         return Ok(());
     }
@@ -140,7 +142,7 @@ fn check_allowed(name: &str, allowed: &[&str]) -> Result<(), Problem> {
     ))
 }
 
-fn malformed(err: multer::Error) -> Problem {
+pub(super) fn malformed(err: multer::Error) -> Problem {
     Problem::new(
         ErrorCode::InvalidMultipart,
         format!(

@@ -1,0 +1,148 @@
+//! A toolbox request's inputs: the options, then each file staged on disk for the workers and
+//! scanned by the antivirus on the way in, as uploads are. Nothing is processed until every
+//! file is in and clean.
+
+use bytes::Bytes;
+use futures::{Stream, StreamExt};
+use quire_proto::{
+    ErrorCode,
+    v1::{RunToolRequest, ToolInputFile, ToolOptions, run_tool_request::Payload},
+};
+
+use crate::{
+    Core,
+    error::{ApiError, ApiResult},
+    files::tee::ScanTee,
+    process::staged::{self, StagedInput},
+    scan::{self, Verdict},
+};
+
+/// Files one call may bring (merge is the only tool that takes more than one).
+pub const MAX_FILES: usize = 50;
+
+pub struct Input {
+    pub staged: StagedInput,
+    /// The name the user gave the file.
+    pub filename: String,
+}
+
+/// Reads the options message, then every file.
+pub async fn receive<S>(core: &Core, stream: S) -> ApiResult<(ToolOptions, Vec<Input>)>
+where
+    S: Stream<Item = ApiResult<RunToolRequest>> + Send,
+{
+    let mut stream = std::pin::pin!(stream.peekable());
+    let options = match stream.next().await.transpose()?.and_then(|m| m.payload) {
+        Some(Payload::Options(options)) => options,
+        _ => {
+            return Err(ApiError::invalid(
+                "the first message must carry the tool's options, then each file: a `file` \
+                 message followed by its chunks",
+            ));
+        }
+    };
+    let mut inputs = Vec::new();
+    let mut total = 0u64;
+    while let Some(message) = stream.next().await.transpose()? {
+        let filename = match message.payload {
+            Some(Payload::File(ToolInputFile { filename })) => filename,
+            Some(Payload::Options(_)) => {
+                return Err(ApiError::invalid(
+                    "the options may only be sent once, first",
+                ));
+            }
+            Some(Payload::Chunk(_)) | None => {
+                return Err(ApiError::invalid(
+                    "a chunk came before any `file` message: start each file with one",
+                ));
+            }
+        };
+        if inputs.len() == MAX_FILES {
+            return Err(ApiError::invalid(format!(
+                "at most {MAX_FILES} files per call: send fewer files"
+            )));
+        }
+        // This file's chunks: the messages up to the next `file` message.
+        let chunks = futures::stream::poll_fn(|cx| {
+            match futures::ready!(stream.as_mut().poll_peek(cx)) {
+                Some(Ok(RunToolRequest {
+                    payload: Some(Payload::Chunk(_)),
+                })) => {}
+                _ => return std::task::Poll::Ready(None),
+            }
+            std::task::Poll::Ready(match futures::ready!(stream.as_mut().poll_next(cx)) {
+                Some(Ok(RunToolRequest {
+                    payload: Some(Payload::Chunk(bytes)),
+                })) => Some(Ok(bytes)),
+                _ => None,
+            })
+        });
+        let staged = stage_scanned(core, &filename, chunks).await?;
+        total += staged.size;
+        if total > core.config.max_upload_size {
+            return Err(ApiError::new(
+                ErrorCode::FileTooLarge,
+                format!(
+                    "the files add up to more than the {}-byte limit: send fewer or smaller files",
+                    core.config.max_upload_size
+                ),
+            ));
+        }
+        inputs.push(Input { staged, filename });
+    }
+    if inputs.is_empty() {
+        return Err(ApiError::new(
+            ErrorCode::MissingFile,
+            "no file came with the options: add the PDF to work on",
+        ));
+    }
+    Ok((options, inputs))
+}
+
+/// Stages one file while clamd reads the same chunks.
+async fn stage_scanned<S>(core: &Core, filename: &str, chunks: S) -> ApiResult<StagedInput>
+where
+    S: Stream<Item = ApiResult<Bytes>> + Send,
+{
+    let Some(scanner) = &core.scanner else {
+        return staged::stage(
+            &core.processing.staging,
+            core.config.max_upload_size,
+            chunks,
+        )
+        .await;
+    };
+    let mut tee = ScanTee::start(scanner.start().await.map_err(scan::unavailable)?);
+    let chunks = futures::stream::unfold(
+        (Box::pin(chunks), &mut tee),
+        |(mut chunks, tee)| async move {
+            let chunk = match chunks.next().await? {
+                Ok(bytes) => match tee.push(bytes.clone()).await {
+                    Ok(()) => Ok(bytes),
+                    Err(err) => Err(scan::unavailable(err)),
+                },
+                Err(err) => Err(err),
+            };
+            Some((chunk, (chunks, tee)))
+        },
+    );
+    let staged = staged::stage(
+        &core.processing.staging,
+        core.config.max_upload_size,
+        chunks,
+    )
+    .await?;
+    match tee.finish().await.map_err(scan::unavailable)? {
+        Verdict::Clean => Ok(staged),
+        Verdict::Infected(signature) => {
+            tracing::warn!(signature, "toolbox input rejected by antivirus");
+            Err(ApiError::new(
+                ErrorCode::VirusFound,
+                format!(
+                    "the antivirus found {signature} in {filename}; it was not processed: use a \
+                     clean file"
+                ),
+            ))
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! The web toolbox on the core: inputs staged and scanned (`intake`), the options' shape
+//! checked (`checks`), the tool run in a worker process with its time and memory limits, and
+//! the result, one PDF or a ZIP of several (`package`), streamed back.
+
+mod checks;
+pub mod intake;
+mod package;
+
+use quire_proto::v1::{ToolOptions, ToolSummary};
+
+use crate::{
+    error::{ApiError, ApiResult},
+    process::{ByteStream, InputKind, Processing, sniff, unexpected_answer},
+    workers::protocol::{Answer, Job, Task, Tool, Tooled},
+};
+use intake::Input;
+
+pub struct ToolResult {
+    pub summary: ToolSummary,
+    pub bytes: ByteStream,
+}
+
+pub async fn run(
+    processing: &Processing,
+    options: ToolOptions,
+    inputs: Vec<Input>,
+) -> ApiResult<ToolResult> {
+    let shape = checks::check(&options, inputs.len())?;
+    for input in &inputs {
+        if sniff(&input.staged.head) != Ok(InputKind::Pdf) {
+            return Err(ApiError::new(
+                quire_proto::ErrorCode::UnsupportedFileType,
+                format!("{} is not a PDF: this tool takes PDFs", input.filename),
+            ));
+        }
+    }
+    let workdir = package::WorkDir::create(&processing.staging).await?;
+    let stem = stem(&inputs[0].filename);
+    let answer = processing
+        .run(Job {
+            task: Some(Task::Tool(Tool {
+                inputs: inputs.iter().map(|i| i.staged.path()).collect(),
+                titles: inputs.iter().map(|i| title(&i.filename)).collect(),
+                output_dir: workdir.path(),
+                stem: stem.clone(),
+                options: Some(options),
+            })),
+        })
+        .await?;
+    drop(inputs);
+    let Answer::Tooled(Tooled { files }) = answer else {
+        return Err(unexpected_answer());
+    };
+    tracing::debug!(tool = shape.slug, files = files.len(), "tool done");
+    if shape.zip {
+        package::zip(workdir, files, &format!("{stem}-{}.zip", shape.slug)).await
+    } else {
+        package::single(workdir, files).await
+    }
+}
+
+/// The user's file name without its extension, as a title (merge's bookmarks).
+fn title(filename: &str) -> String {
+    let base = filename.rsplit(['/', '\\']).next().unwrap_or_default();
+    let stem = base
+        .strip_suffix(".pdf")
+        .or_else(|| base.strip_suffix(".PDF"))
+        .unwrap_or(base);
+    if stem.trim().is_empty() {
+        "document".to_owned()
+    } else {
+        stem.trim().to_owned()
+    }
+}
+
+/// A name safe in a file system and a ZIP: letters, digits, `-`, `_` and `.`, at most 80
+/// characters.
+fn stem(filename: &str) -> String {
+    let mut out = String::new();
+    for c in title(filename).chars() {
+        if out.chars().count() == 80 {
+            break;
+        }
+        out.push(match c {
+            c if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') => c,
+            _ => '-',
+        });
+    }
+    let out = out.trim_matches(['-', '.']).to_owned();
+    if out.is_empty() {
+        "document".to_owned()
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_safe() {
+        assert_eq!(title("C:\\docs\\Rapport annuel.pdf"), "Rapport annuel");
+        assert_eq!(stem("Rapport annuel.pdf"), "Rapport-annuel");
+        assert_eq!(stem("../../etc/passwd"), "passwd");
+        assert_eq!(stem(".pdf"), "document");
+        assert_eq!(stem("été 2026.PDF"), "été-2026");
+    }
+}
