@@ -36,6 +36,8 @@ for lang in eng fra; do
   ls /usr/share/tesseract-ocr/*/tessdata/$lang.traineddata >/dev/null 2>&1 || need_apt=1
 done
 python3 -m venv --help >/dev/null 2>&1 || need_apt=1
+# The toolbox's watermarks and page numbers draw text outside Latin-1 in DejaVu Sans.
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt=1
 # Node's own installs (nodesource, nvm) come with npm; Debian splits them.
 base_packages="$(command -v node >/dev/null && command -v npm >/dev/null || echo nodejs npm)"
 # The browser tests of the web interface: Debian's chromium driven by playwright-core (npm).
@@ -64,7 +66,7 @@ if [ "$need_apt" = 1 ]; then
   apt-get install -y -q --no-install-recommends \
     clamav clamav-daemon protobuf-compiler libprotobuf-dev pkg-config python3 python3-venv ca-certificates \
     libtesseract-dev libleptonica-dev clang libclang-dev tesseract-ocr-eng tesseract-ocr-fra qpdf \
-    cmake nasm \
+    cmake nasm fonts-dejavu-core \
     $base_packages $test_packages
 fi
 

@@ -75,6 +75,7 @@ error_codes! {
     InvalidFile => ("invalid-file", InvalidArgument, 400, "Unreadable file"),
     UnsupportedFileType => ("unsupported-file-type", InvalidArgument, 400, "Unsupported file type"),
     EncryptedPdf => ("encrypted-pdf", InvalidArgument, 400, "Password-protected PDF"),
+    WrongPassword => ("wrong-password", InvalidArgument, 400, "Wrong password"),
     TooManyPages => ("too-many-pages", InvalidArgument, 400, "Too many pages"),
     TooManyPixels => ("too-many-pixels", InvalidArgument, 400, "Image too large"),
     UnsupportedMediaType => ("unsupported-media-type", InvalidArgument, 415, "Unsupported media type"),

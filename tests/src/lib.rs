@@ -20,6 +20,7 @@ pub mod compress_fixtures;
 pub mod pdf_check;
 pub mod pdf_fixtures;
 mod requests;
+pub mod toolbox;
 mod tools;
 pub use pdf_fixtures::noise;
 pub use requests::{authed, digest_of, eicar, file_form, in_session, problem};

@@ -29,6 +29,20 @@ async fn web_interface_in_chromium() {
         ),
     )
     .unwrap();
+    std::fs::write(
+        dir.join("letter-changed.pdf"),
+        text_pdf(
+            &[
+                &[
+                    "Quire browser test letter",
+                    "Bonjour, voici le texte de la page un.",
+                ],
+                &["Second page of the letter", "Merci et bonne soirée."],
+            ],
+            A4,
+        ),
+    )
+    .unwrap();
     let photos: Vec<_> = (0..2).map(|i| photo_jpeg(1600, 1100, 7 + i)).collect();
     std::fs::write(dir.join("photos.pdf"), photo_pdf(&photos, A4)).unwrap();
 

@@ -216,6 +216,27 @@ try {
   assert.match(await page.textContent("#error"), /9/);
   await shot(page, "12d-tool-rotate-error");
 
+  step("toolbox: metadata shown as a report, pages as JPEG thumbnails, two PDFs compared");
+  await page.goto(`${base}/tools/metadata`);
+  await page.setInputFiles("#file", path.join(fixtures, "letter.pdf"));
+  await page.click("#tool button[type=submit]");
+  await page.waitForSelector("#tool-report dl");
+  await shot(page, "12e-tool-metadata");
+  await page.goto(`${base}/tools/pdf-to-jpg`);
+  await page.setInputFiles("#file", path.join(fixtures, "letter.pdf"));
+  await page.fill("#dpi", "50");
+  await page.click("#tool button[type=submit]");
+  await page.waitForSelector("#thumbs img");
+  assert.equal(await page.locator("#thumbs img").count(), 2);
+  await page.goto(`${base}/tools/compare`);
+  await page.setInputFiles("#file", path.join(fixtures, "letter.pdf"));
+  await page.setInputFiles("#changed", path.join(fixtures, "letter-changed.pdf"));
+  await page.click("#tool button[type=submit]");
+  await page.waitForSelector("#compare-stats");
+  assert.match(await page.textContent("#compare-stats"), /2/);
+  assert.ok(await page.locator("#comparison del").count() > 0);
+  await shot(page, "12f-tool-compare");
+
   step("password change ends the session; the new password logs in");
   await page.goto(`${base}/dashboard/account`);
   await page.fill("#current", "not the password");
@@ -261,7 +282,7 @@ try {
   await phonePage.fill("#email", email);
   await phonePage.fill("#password", "an even better passphrase");
   await Promise.all([phonePage.waitForURL("**/dashboard"), phonePage.click("form.stack button[type=submit]")]);
-  for (const route of ["/dashboard", "/dashboard/api-keys", "/tools/support", "/tools", "/tools/merge", "/tools/split", "/tools/rotate", "/tools/organize", "/"]) {
+  for (const route of ["/dashboard", "/dashboard/api-keys", "/tools/support", "/tools", "/tools/merge", "/tools/split", "/tools/rotate", "/tools/organize", "/tools/watermark", "/tools/page-numbers", "/tools/compare", "/"]) {
     await phonePage.goto(`${base}${route}`);
     const width = await phonePage.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `${route} is ${width}px wide on a 390px screen`);

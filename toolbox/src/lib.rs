@@ -1,20 +1,25 @@
-//! The page tools of Quire's web toolbox on lopdf: merge, split, rotate and organize pages.
+//! The PDF tools of Quire's web toolbox on lopdf: page tools (merge, split, rotate,
+//! organize), security (protect, unlock), document data (metadata, sanitize) and stamps
+//! (watermark, page numbers). Each capability has its module; this file is the crate's API.
 //!
 //! Runs inside a worker process, one job at a time: synchronous, no async runtime or service
 //! code, so the crate builds and tests in seconds and its example can time it against qpdf on
-//! a corpus. lopdf loads the whole file but leaves streams as they are stored; nothing here
-//! decodes a stream, so a page's images and fonts are copied byte for byte.
+//! a corpus. lopdf loads the whole file but leaves streams as they are stored; the page tools
+//! decode none (a page's images and fonts are copied byte for byte), metadata decodes the XMP
+//! packet and sanitize the content streams that draw hidden layers.
 //!
-//! Every tool rebuilds the page tree flat (inherited attributes copied onto each page), keeps
-//! what points at pages pointing at the same pages (outline, links, named destinations), drops
-//! what no longer fits (page labels, the structure tree, article threads) and writes only the
-//! objects the output reaches, with object streams and a cross-reference stream.
+//! The page tools and the stamps rebuild the page tree flat (inherited attributes copied onto
+//! each page), keep what points at pages pointing at the same pages (outline, links, named
+//! destinations), drop what no longer fits (page labels, the structure tree, article threads)
+//! and write only the objects the output reaches, with object streams and a cross-reference
+//! stream (protect writes without object streams: lopdf cannot encrypt them).
 
 mod dests;
 mod extract;
 mod forms;
 mod io;
 mod merge;
+pub mod metadata;
 mod names;
 mod organize;
 mod outline;
@@ -22,8 +27,11 @@ mod pages;
 mod ranges;
 mod refs;
 mod rotate;
+pub mod sanitize;
+pub mod security;
 mod source;
 mod split;
+pub mod stamp;
 mod streams;
 mod text;
 
@@ -41,6 +49,9 @@ pub enum ToolError {
     /// The options do not fit this document (page 12 of a 10-page file, bad range syntax, ...). -> 400
     #[error("{0}")]
     BadOptions(String),
+    /// The password given does not open the PDF. -> 400 `wrong-password`
+    #[error("{0}")]
+    WrongPassword(String),
     #[error("{0}")]
     Io(String),
 }

@@ -6,3 +6,4 @@ pub mod pdfium;
 pub mod png;
 pub mod render;
 pub mod to_images;
+pub mod tools;

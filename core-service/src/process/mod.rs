@@ -112,6 +112,7 @@ pub fn failure_error(Failure { kind, message }: Failure) -> ApiError {
         Ok(FailureKind::Encrypted) => ErrorCode::EncryptedPdf,
         Ok(FailureKind::OverLimit) => ErrorCode::UnprocessableFile,
         Ok(FailureKind::BadOptions) => ErrorCode::InvalidArgument,
+        Ok(FailureKind::WrongPassword) => ErrorCode::WrongPassword,
         Ok(FailureKind::Engine) | Err(_) => {
             tracing::error!(error = %message, "engine failure");
             ErrorCode::ProcessingFailed

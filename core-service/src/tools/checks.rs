@@ -3,7 +3,8 @@
 //! worker's to check.
 
 use quire_proto::v1::{
-    MergeOptions, OrganizeOptions, RotateOptions, SplitOptions, ToolOptions, split_options,
+    MetadataOptions, OrganizeOptions, PdfToJpgOptions, ProtectOptions, RemoveBlankOptions,
+    RotateOptions, SplitOptions, ToolOptions, UnlockOptions, WatermarkOptions, split_options,
     tool_options::Tool,
 };
 
@@ -23,77 +24,109 @@ pub struct Shape {
 pub fn check(options: &ToolOptions, files: usize) -> ApiResult<Shape> {
     let Some(tool) = &options.tool else {
         return Err(ApiError::invalid(
-            "the options name no tool: set one of merge, split, rotate, organize",
+            "the options name no tool: set the tool's options message",
         ));
     };
-    let (slug, inputs) = match tool {
-        Tool::Merge(MergeOptions {}) => ("merge", 2..=super::intake::MAX_FILES),
-        Tool::Split(_) => ("split", 1..=1),
-        Tool::Rotate(_) => ("rotate", 1..=1),
-        Tool::Organize(_) => ("organize", 1..=1),
+    let (slug, inputs, zip) = match tool {
+        Tool::Merge(_) => ("merge", 2..=super::intake::MAX_FILES, false),
+        Tool::Split(_) => ("split", 1..=1, true),
+        Tool::Rotate(_) => ("rotate", 1..=1, false),
+        Tool::Organize(_) => ("organize", 1..=1, false),
+        Tool::Protect(_) => ("protect", 1..=1, false),
+        Tool::Unlock(_) => ("unlock", 1..=1, false),
+        Tool::Metadata(_) => ("metadata", 1..=1, false),
+        Tool::Sanitize(_) => ("sanitize", 1..=1, false),
+        // The second file, when there is one, is the image to stamp.
+        Tool::Watermark(_) => ("watermark", 1..=2, false),
+        Tool::PageNumbers(_) => ("page-numbers", 1..=1, false),
+        Tool::RemoveBlank(_) => ("remove-blank", 1..=1, false),
+        Tool::PdfToJpg(_) => ("pdf-to-jpg", 1..=1, true),
+        Tool::Compare(_) => ("compare", 2..=2, true),
     };
     if !inputs.contains(&files) {
         return Err(ApiError::invalid(match slug {
             "merge" => format!("merge takes 2 to {} PDFs, got {files}", inputs.end()),
+            "compare" => {
+                format!("compare takes two PDFs, the original then the changed one, got {files}")
+            }
+            "watermark" => {
+                format!("watermark takes a PDF, and an image for an image mark; got {files} files")
+            }
             _ => format!("{slug} takes one PDF, got {files}"),
         }));
     }
+    shape_of(tool)?;
+    Ok(Shape { zip, slug })
+}
+
+/// The values each tool's options may take, where no document is needed to tell.
+fn shape_of(tool: &Tool) -> ApiResult<()> {
     match tool {
-        Tool::Merge(_) => {}
         Tool::Split(SplitOptions { mode }) => match mode {
-            None => {
-                return Err(ApiError::invalid(
-                    "choose how to split: page ranges, every N pages, or at each bookmark",
-                ));
-            }
-            Some(split_options::Mode::Ranges(ranges)) if ranges.trim().is_empty() => {
-                return Err(ApiError::invalid(
-                    "page ranges are empty: write them like 1-3,5,8-",
-                ));
-            }
-            Some(split_options::Mode::Every(0)) => {
-                return Err(ApiError::invalid(
-                    "split every N pages needs N of 1 or more",
-                ));
-            }
-            Some(split_options::Mode::Bookmarks(false)) => {
-                return Err(ApiError::invalid(
-                    "bookmarks must be true to split at bookmarks",
-                ));
-            }
-            Some(_) => {}
+            None => Err(ApiError::invalid(
+                "choose how to split: page ranges, every N pages, or at each bookmark",
+            )),
+            Some(split_options::Mode::Ranges(ranges)) if ranges.trim().is_empty() => Err(
+                ApiError::invalid("page ranges are empty: write them like 1-3,5,8-"),
+            ),
+            Some(split_options::Mode::Every(0)) => Err(ApiError::invalid(
+                "split every N pages needs N of 1 or more",
+            )),
+            Some(split_options::Mode::Bookmarks(false)) => Err(ApiError::invalid(
+                "bookmarks must be true to split at bookmarks",
+            )),
+            Some(_) => Ok(()),
         },
-        Tool::Rotate(RotateOptions { degrees, pages: _ }) => {
-            if ![90, 180, 270].contains(degrees) {
-                return Err(ApiError::invalid(format!(
-                    "rotation must be 90, 180 or 270 degrees clockwise, got {degrees}"
-                )));
-            }
+        Tool::Rotate(RotateOptions { degrees, pages: _ }) if ![90, 180, 270].contains(degrees) => {
+            Err(ApiError::invalid(format!(
+                "rotation must be 90, 180 or 270 degrees clockwise, got {degrees}"
+            )))
         }
-        Tool::Organize(OrganizeOptions { slots }) => {
-            if slots.is_empty() {
-                return Err(ApiError::invalid(
-                    "the new page order is empty: keep at least one page",
-                ));
-            }
-            if slots.len() > MAX_SLOTS {
-                return Err(ApiError::invalid(format!(
-                    "at most {MAX_SLOTS} pages in the new order, got {}",
-                    slots.len()
-                )));
-            }
+        Tool::Organize(OrganizeOptions { slots }) if slots.is_empty() => Err(ApiError::invalid(
+            "the new page order is empty: keep at least one page",
+        )),
+        Tool::Organize(OrganizeOptions { slots }) if slots.len() > MAX_SLOTS => {
+            Err(ApiError::invalid(format!(
+                "at most {MAX_SLOTS} pages in the new order, got {}",
+                slots.len()
+            )))
         }
+        Tool::Protect(ProtectOptions {
+            user_password,
+            owner_password,
+            ..
+        }) if user_password.is_empty() && owner_password.is_empty() => Err(ApiError::invalid(
+            "set a password to open the PDF, or an owner password with restrictions",
+        )),
+        Tool::Unlock(UnlockOptions { password }) if password.is_empty() => {
+            Err(ApiError::invalid("give the PDF's password to remove it"))
+        }
+        Tool::Metadata(MetadataOptions { action: None }) => Err(ApiError::invalid(
+            "choose what to do with the metadata: read, edit or strip",
+        )),
+        Tool::Watermark(WatermarkOptions { opacity, .. }) if !(0.0..=1.0).contains(opacity) => Err(
+            ApiError::invalid(format!("opacity goes from 0 to 1, got {opacity}")),
+        ),
+        Tool::RemoveBlank(RemoveBlankOptions {
+            threshold_percent, ..
+        }) if !(0.0..=100.0).contains(threshold_percent) => Err(ApiError::invalid(format!(
+            "the blank threshold is a percentage from 0 to 100, got {threshold_percent}"
+        ))),
+        Tool::PdfToJpg(PdfToJpgOptions { dpi, quality, .. })
+            if *dpi != 0 && !(36..=600).contains(dpi) || *quality > 100 =>
+        {
+            Err(ApiError::invalid(format!(
+                "dpi goes from 36 to 600 and quality from 1 to 100, got dpi {dpi} and quality {quality}"
+            )))
+        }
+        _ => Ok(()),
     }
-    Ok(Shape {
-        zip: slug == "split",
-        slug,
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use quire_proto::v1::{PageSlot, page_slot};
+    use quire_proto::v1::{MergeOptions, PageSlot, page_slot};
 
     fn options(tool: Tool) -> ToolOptions {
         ToolOptions { tool: Some(tool) }

@@ -26,11 +26,22 @@ pub async fn run(
     inputs: Vec<Input>,
 ) -> ApiResult<ToolResult> {
     let shape = checks::check(&options, inputs.len())?;
-    for input in &inputs {
-        if sniff(&input.staged.head) != Ok(InputKind::Pdf) {
+    for (index, input) in inputs.iter().enumerate() {
+        let kind = sniff(&input.staged.head);
+        // Watermark's second file is the image it stamps.
+        let image_mark = shape.slug == "watermark" && index == 1;
+        let fits = match kind {
+            Ok(InputKind::Pdf) => !image_mark,
+            Ok(InputKind::Image) => image_mark,
+            _ => false,
+        };
+        if !fits {
             return Err(ApiError::new(
                 quire_proto::ErrorCode::UnsupportedFileType,
-                format!("{} is not a PDF: this tool takes PDFs", input.filename),
+                match image_mark {
+                    true => format!("{} is not a PNG or JPEG image", input.filename),
+                    false => format!("{} is not a PDF: this tool takes PDFs", input.filename),
+                },
             ));
         }
     }
@@ -44,19 +55,22 @@ pub async fn run(
                 output_dir: workdir.path(),
                 stem: stem.clone(),
                 options: Some(options),
+                max_pixels: processing.max_pixels,
             })),
         })
         .await?;
     drop(inputs);
-    let Answer::Tooled(Tooled { files }) = answer else {
+    let Answer::Tooled(Tooled { files, notes }) = answer else {
         return Err(unexpected_answer());
     };
     tracing::debug!(tool = shape.slug, files = files.len(), "tool done");
-    if shape.zip {
-        package::zip(workdir, files, &format!("{stem}-{}.zip", shape.slug)).await
+    let mut result = if shape.zip {
+        package::zip(workdir, files, &format!("{stem}-{}.zip", shape.slug)).await?
     } else {
-        package::single(workdir, files).await
-    }
+        package::single(workdir, files).await?
+    };
+    result.summary.notes = notes;
+    Ok(result)
 }
 
 /// The user's file name without its extension, as a title (merge's bookmarks).

@@ -43,15 +43,21 @@ impl Drop for WorkDir {
     }
 }
 
-/// The one PDF the tool wrote.
+/// The one file the tool wrote.
 pub async fn single(workdir: WorkDir, files: Vec<ToolFile>) -> ApiResult<ToolResult> {
     let [file] = <[ToolFile; 1]>::try_from(files).map_err(|_| unexpected_answer())?;
+    // A report (metadata, a blank-page preview) is JSON; every other single result a PDF.
+    let media_type = match file.name.ends_with(".json") {
+        true => "application/json",
+        false => "application/pdf",
+    };
     let summary = ToolSummary {
         filename: file.name,
-        media_type: "application/pdf".to_owned(),
+        media_type: media_type.to_owned(),
         size: 0,
         page_count: file.pages,
         file_count: 1,
+        notes: Vec::new(),
     };
     stream_file(workdir, PathBuf::from(file.path), summary).await
 }
@@ -87,6 +93,7 @@ pub async fn zip(workdir: WorkDir, files: Vec<ToolFile>, name: &str) -> ApiResul
         size: 0,
         page_count: files.iter().map(|f| f.pages).sum(),
         file_count: files.len() as u32,
+        notes: Vec::new(),
     };
     stream_file(workdir, path, summary).await
 }

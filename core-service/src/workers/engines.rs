@@ -52,7 +52,7 @@ impl Engines {
             Some(Task::Render(render)) => self.render(render),
             Some(Task::Ocr(ocr)) => self.ocr(ocr),
             Some(Task::Compress(compress)) => self.compress(compress),
-            Some(Task::Tool(tool)) => super::toolbox::run(tool),
+            Some(Task::Tool(tool)) => super::toolbox::run(tool, || self.pdfium()),
             None => Err(Failure::new(FailureKind::Engine, "empty job")),
         };
         result.unwrap_or_else(Answer::Failure)

@@ -112,6 +112,9 @@ pub struct Tool {
     /// The tool and its options, as the caller sent them (checked by the core first).
     #[prost(message, optional, tag = "5")]
     pub options: Option<quire_proto::v1::ToolOptions>,
+    /// Pixel cap of one rendered page.
+    #[prost(uint64, tag = "6")]
+    pub max_pixels: u64,
 }
 
 #[derive(Clone, PartialEq, Message)]
@@ -177,6 +180,9 @@ pub struct Compressed {
 pub struct Tooled {
     #[prost(message, repeated, tag = "1")]
     pub files: Vec<ToolFile>,
+    /// What the tool reports besides its files.
+    #[prost(message, repeated, tag = "2")]
+    pub notes: Vec<quire_proto::v1::ToolNote>,
 }
 
 #[derive(Clone, PartialEq, Message)]
@@ -206,6 +212,8 @@ pub enum FailureKind {
     OverLimit = 4,
     /// The options do not fit this input (a page past the end, a bad range).
     BadOptions = 5,
+    /// The password given does not open the PDF.
+    WrongPassword = 6,
 }
 
 #[derive(Clone, PartialEq, Message)]

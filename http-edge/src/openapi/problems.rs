@@ -74,6 +74,7 @@ pub fn example_detail(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::CsrfRejected => {
             "the request did not come from this site's pages: reload the page and try again"
         }
+        ErrorCode::WrongPassword => "this password does not open the PDF: check it and try again",
         ErrorCode::WebOnlyTool => {
             "the toolbox is part of the web interface: log in and use it at /tools; API keys reach the /api endpoints only"
         }

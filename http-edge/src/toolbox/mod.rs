@@ -12,10 +12,12 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use futures::StreamExt;
+use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use quire_proto::{
     ErrorCode,
     v1::{
-        RunToolRequest, ToolInputFile, ToolSummary, run_tool_request::Payload, run_tool_response,
+        RunToolRequest, ToolInputFile, ToolNote, ToolSummary, run_tool_request::Payload,
+        run_tool_response,
     },
 };
 
@@ -83,6 +85,7 @@ pub async fn run(
         size,
         page_count,
         file_count,
+        notes,
     } = summary;
     let mut out = HeaderMap::new();
     forward::copy_metadata(&metadata, &mut out);
@@ -99,6 +102,19 @@ pub async fn run(
     );
     set("x-page-count", page_count.to_string());
     set("x-file-count", file_count.to_string());
+    if !notes.is_empty() {
+        // What the tool reports besides its file (what sanitize removed, ...): JSON, percent-
+        // encoded so that any text fits a header; the page decodes it.
+        let notes: Vec<_> = notes
+            .into_iter()
+            .map(|ToolNote { key, value }| serde_json::json!({"key": key, "value": value}))
+            .collect();
+        let json = serde_json::Value::Array(notes).to_string();
+        set(
+            "x-tool-notes",
+            utf8_percent_encode(&json, NON_ALPHANUMERIC).to_string(),
+        );
+    }
     let body = stream.filter_map(|message| async move {
         match message {
             Ok(m) => match m.payload {

@@ -130,16 +130,94 @@ function keepButton(blob, name) {
   return area;
 }
 
+// A JSON report as HTML: objects as definition lists, lists of objects as tables.
+function jsonView(value) {
+  if (Array.isArray(value)) {
+    if (value.length && typeof value[0] === "object") {
+      const keys = Object.keys(value[0]);
+      const table = element("table", {}, element("thead", {}, element("tr", {}, ...keys.map((k) => element("th", { scope: "col" }, k)))));
+      const body = element("tbody");
+      for (const row of value) body.append(element("tr", {}, ...keys.map((k) => element("td", {}, scalar(row[k])))));
+      table.append(body);
+      return element("div", { class: "table-wrap" }, table);
+    }
+    return document.createTextNode(value.map(scalar).join(", "));
+  }
+  if (value && typeof value === "object") {
+    const list = element("dl");
+    for (const [key, item] of Object.entries(value)) list.append(element("dt", {}, key), element("dd", {}, typeof item === "object" && item !== null ? jsonView(item) : scalar(item)));
+    return list;
+  }
+  return document.createTextNode(scalar(value));
+}
+
+function scalar(value) {
+  if (value === null || value === undefined) return "—";
+  return typeof value === "number" ? String(Math.round(value * 1000) / 1000) : String(value);
+}
+
+// Images of a ZIP (pages as JPEG or WebP) as thumbnails.
+function gallery(entries) {
+  const box = element("div", { class: "thumbs", id: "thumbs" });
+  for (const entry of entries) {
+    const kind = entry.name.endsWith(".png") ? "image/png" : entry.name.endsWith(".webp") ? "image/webp" : entry.name.endsWith(".jpg") ? "image/jpeg" : "";
+    if (!kind) continue;
+    const url = URL.createObjectURL(new Blob([entry.bytes], { type: kind }));
+    box.append(element("figure", {}, element("img", { src: url, alt: entry.name, loading: "lazy" }), element("figcaption", {}, entry.name)));
+  }
+  return box;
+}
+
+// Compare's report: each changed page's words (removed struck through, added underlined)
+// and its side-by-side image.
+function comparison(report, entries) {
+  const box = element("div", { id: "comparison" });
+  box.append(element("p", { id: "compare-stats" }, report.changedPages.length
+    ? say(`Pages that differ: ${report.changedPages.join(", ")}`, `Pages qui diffèrent : ${report.changedPages.join(", ")}`)
+    : say("The two PDFs show the same pages.", "Les deux PDF montrent les mêmes pages.")));
+  for (const page of report.pages.filter((p) => p.status !== "same")) {
+    const words = element("p", { class: "diff" });
+    for (const part of page.diff || []) {
+      words.append(part.op === "same" ? document.createTextNode(part.text) : element(part.op === "added" ? "ins" : "del", {}, part.text));
+    }
+    const section = element("section", { class: "card" }, element("h2", {}, `${say("Page", "Page")} ${page.page} (${page.status})`), words);
+    const image = page.image && entries.find((e) => e.name === page.image);
+    if (image) section.append(element("img", { src: URL.createObjectURL(new Blob([image.bytes], { type: "image/png" })), alt: `page ${page.page}`, class: "side-by-side" }));
+    box.append(section);
+  }
+  return box;
+}
+
 const show = {
-  file(blob, headers) {
+  async file(blob, headers) {
     const name = dispositionName(headers, "result");
+    const type = headers.get("Content-Type") || "";
     const pages = headers.get("X-Page-Count");
     const count = Number(headers.get("X-File-Count") || "1");
-    const stats = count > 1
-      ? `${count} ${say("files", "fichiers")}, ${pages} page(s), ${blob.size} B`
-      : `${pages} page(s), ${blob.size} B`;
-    return [element("p", { id: "tool-stats" }, stats),
-      download(blob, name, say("Download ", "Télécharger ") + name), keepButton(blob, name)];
+    const parts = [];
+    if (type.includes("json")) {
+      parts.push(element("div", { id: "tool-report" }, jsonView(JSON.parse(await blob.text()))));
+    } else {
+      parts.push(element("p", { id: "tool-stats" }, count > 1
+        ? `${count} ${say("files", "fichiers")}, ${pages} page(s), ${blob.size} B`
+        : `${pages} page(s), ${blob.size} B`));
+    }
+    const notes = headers.get("X-Tool-Notes");
+    if (notes) {
+      const list = element("ul", { id: "tool-notes" });
+      for (const note of JSON.parse(decodeURIComponent(notes))) list.append(element("li", {}, `${note.key}: ${note.value}`));
+      parts.push(list);
+    }
+    if (name.endsWith(".zip")) {
+      const entries = storedZipEntries(await blob.arrayBuffer());
+      const report = entries.find((e) => e.name === "report.json");
+      // A comparison's page and file counts say nothing: its report replaces them.
+      if (report) parts.splice(0, 1, comparison(JSON.parse(new TextDecoder().decode(report.bytes)), entries));
+      else parts.push(gallery(entries));
+    }
+    parts.push(download(blob, name, say("Download ", "Télécharger ") + name));
+    if (!type.includes("json")) parts.push(keepButton(blob, name));
+    return parts;
   },
   upload(json) {
     return [element("p", {}, say("Stored: ", "Enregistré : ") + `${json.filename} (${json.size} B, ${json.mimeType})`),
@@ -196,6 +274,7 @@ const FRENCH_ERRORS = {
   "csrf-rejected": "La page a expiré : rechargez-la et réessayez.",
   "missing-file": "Ajoutez le fichier à traiter.",
   "web-only-tool": "Cet outil ne s'utilise que depuis l'interface web.",
+  "wrong-password": "Ce mot de passe n'ouvre pas le PDF.",
 };
 
 function toolForm() {
@@ -259,7 +338,8 @@ function toolForm() {
         return;
       }
       const headers = { get: (name) => request.getResponseHeader(name) };
-      const parts = type.includes("json") ? await show[kind](JSON.parse(await blob.text())) : await show[kind](blob, headers, file);
+      // The toolbox's results are files, a JSON report among them; the API tools answer JSON.
+      const parts = type.includes("json") && kind !== "file" ? await show[kind](JSON.parse(await blob.text())) : await show[kind](blob, headers, file);
       result.replaceChildren(...parts);
       result.hidden = false;
       copyButtons();
@@ -279,7 +359,9 @@ function orderedFiles(form) {
   const input = form.querySelector("input[type=file]");
   if (!input) return [];
   const list = form.querySelector("#file-order");
-  if (!list || !input.multiple) return Array.from(input.files).slice(0, 1);
+  // One file per input otherwise, in the order of the page (a PDF, then an image mark or a
+  // second PDF).
+  if (!list || !input.multiple) return Array.from(form.querySelectorAll("input[type=file]")).map((i) => i.files[0]).filter(Boolean);
   return Array.from(list.children).map((item) => item.file);
 }
 
