@@ -25,7 +25,8 @@ mod tools;
 pub use pdf_fixtures::noise;
 pub use requests::{authed, digest_of, eicar, file_form, in_session, problem};
 pub use tools::{
-    clamd_addr, fresh_postgres_database, pdfium_lib, python, small_clamd_addr, test_worker,
+    clamd_addr, fresh_postgres_database, pdf_corpus, pdfium_lib, python, small_clamd_addr,
+    test_worker,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

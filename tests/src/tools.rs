@@ -13,6 +13,21 @@ pub fn small_clamd_addr() -> String {
     std::env::var("QUIRE_TEST_CLAMD_SMALL").unwrap_or_else(|_| "tcp://127.0.0.1:3311".into())
 }
 
+/// The pypdf and pikepdf test PDFs (real-world, odd and deliberately broken files) that
+/// scripts/setup.sh fetches into .cache/pdf-corpus, sorted.
+pub fn pdf_corpus() -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/pdf-corpus");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{} missing ({e}): run scripts/setup.sh", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdf")))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 100, "the corpus holds {} PDFs", files.len());
+    files
+}
+
 fn postgres_server() -> String {
     std::env::var("QUIRE_TEST_POSTGRES").unwrap_or_else(|_| "postgres://root@127.0.0.1:5432".into())
 }

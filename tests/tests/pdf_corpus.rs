@@ -3,11 +3,11 @@
 //! endpoints: no answer may be a 5xx, no request may hang, a 200 must be a whole answer, and a
 //! compressed file must still pass `qpdf --check` with the same pages when its original does.
 
-use std::{path::PathBuf, time::Duration};
+use std::time::Duration;
 
 use futures::StreamExt;
 use quire_core::quota::Plan;
-use quire_e2e::{Db, Stack, file_form};
+use quire_e2e::{Db, Stack, file_form, pdf_corpus};
 use reqwest::Client;
 
 /// (file, endpoint, status and problem code, or why there was no whole answer)
@@ -15,19 +15,6 @@ type Outcome = (String, &'static str, Result<(u16, String), String>);
 
 /// Far above any single file's time with the per-job limit; reaching it means a hang.
 const HANG: Duration = Duration::from_secs(240);
-
-fn corpus() -> Vec<PathBuf> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache/pdf-corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{} missing ({e}): run scripts/setup.sh", dir.display()))
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdf")))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 100, "the corpus holds {} PDFs", files.len());
-    files
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_corpus_pdf_gets_an_answer_and_never_a_5xx() {
@@ -39,7 +26,7 @@ async fn every_corpus_pdf_gets_an_answer_and_never_a_5xx() {
         "/api/v1/process/pdf-to-images",
         "/api/v1/process/compress-pdf",
     ];
-    let jobs = corpus()
+    let jobs = pdf_corpus()
         .into_iter()
         .flat_map(|file| endpoints.map(|endpoint| (file.clone(), endpoint)));
     let results: Vec<Outcome> = futures::stream::iter(jobs)

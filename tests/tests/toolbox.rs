@@ -328,6 +328,8 @@ async fn api_keys_are_refused_and_the_route_needs_a_session() {
         "sanitize",
         "pdf-to-jpg",
         "compare",
+        "images-to-pdf",
+        "extract-images",
     ] {
         assert!(list.contains(&format!("href=\"/tools/{slug}\"")), "{slug}");
         let page = http

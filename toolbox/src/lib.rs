@@ -16,7 +16,9 @@
 
 mod dests;
 mod extract;
+pub mod extract_images;
 mod forms;
+pub mod images_to_pdf;
 mod io;
 mod merge;
 pub mod metadata;

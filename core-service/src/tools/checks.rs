@@ -3,9 +3,9 @@
 //! worker's to check.
 
 use quire_proto::v1::{
-    MetadataOptions, OrganizeOptions, PdfToJpgOptions, ProtectOptions, RemoveBlankOptions,
-    RotateOptions, SplitOptions, ToolOptions, UnlockOptions, WatermarkOptions, split_options,
-    tool_options::Tool,
+    ImagesToPdfOptions, MetadataOptions, OrganizeOptions, PdfToJpgOptions, ProtectOptions,
+    RemoveBlankOptions, RotateOptions, SplitOptions, ToolOptions, UnlockOptions, WatermarkOptions,
+    split_options, tool_options::Tool,
 };
 
 use crate::error::{ApiError, ApiResult};
@@ -42,6 +42,8 @@ pub fn check(options: &ToolOptions, files: usize) -> ApiResult<Shape> {
         Tool::RemoveBlank(_) => ("remove-blank", 1..=1, false),
         Tool::PdfToJpg(_) => ("pdf-to-jpg", 1..=1, true),
         Tool::Compare(_) => ("compare", 2..=2, true),
+        Tool::ImagesToPdf(_) => ("images-to-pdf", 1..=super::intake::MAX_FILES, false),
+        Tool::ExtractImages(_) => ("extract-images", 1..=1, true),
     };
     if !inputs.contains(&files) {
         return Err(ApiError::invalid(match slug {
@@ -51,6 +53,12 @@ pub fn check(options: &ToolOptions, files: usize) -> ApiResult<Shape> {
             }
             "watermark" => {
                 format!("watermark takes a PDF, and an image for an image mark; got {files} files")
+            }
+            "images-to-pdf" => {
+                format!(
+                    "images to PDF takes 1 to {} images, got {files}",
+                    inputs.end()
+                )
             }
             _ => format!("{slug} takes one PDF, got {files}"),
         }));
@@ -104,6 +112,11 @@ fn shape_of(tool: &Tool) -> ApiResult<()> {
         Tool::Metadata(MetadataOptions { action: None }) => Err(ApiError::invalid(
             "choose what to do with the metadata: read, edit or strip",
         )),
+        Tool::ImagesToPdf(ImagesToPdfOptions { margin, .. }) if !(0.0..=200.0).contains(margin) => {
+            Err(ApiError::invalid(format!(
+                "the margin goes from 0 to 200 points, got {margin}"
+            )))
+        }
         Tool::Watermark(WatermarkOptions { opacity, .. }) if !(0.0..=1.0).contains(opacity) => Err(
             ApiError::invalid(format!("opacity goes from 0 to 1, got {opacity}")),
         ),

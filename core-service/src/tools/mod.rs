@@ -28,19 +28,27 @@ pub async fn run(
     let shape = checks::check(&options, inputs.len())?;
     for (index, input) in inputs.iter().enumerate() {
         let kind = sniff(&input.staged.head);
-        // Watermark's second file is the image it stamps.
+        // Watermark's second file is the image it stamps; images to PDF takes only images.
         let image_mark = shape.slug == "watermark" && index == 1;
+        let images = shape.slug == "images-to-pdf";
         let fits = match kind {
-            Ok(InputKind::Pdf) => !image_mark,
-            Ok(InputKind::Image) => image_mark,
-            _ => false,
+            Ok(InputKind::Pdf) => !image_mark && !images,
+            Ok(InputKind::Image) => image_mark || images,
+            Ok(InputKind::Tiff) => images,
+            Err(_) => false,
         };
         if !fits {
             return Err(ApiError::new(
                 quire_proto::ErrorCode::UnsupportedFileType,
-                match image_mark {
-                    true => format!("{} is not a PNG or JPEG image", input.filename),
-                    false => format!("{} is not a PDF: this tool takes PDFs", input.filename),
+                if images {
+                    format!(
+                        "{} is not a JPEG, PNG, WebP, TIFF or BMP image",
+                        input.filename
+                    )
+                } else if image_mark {
+                    format!("{} is not a PNG or JPEG image", input.filename)
+                } else {
+                    format!("{} is not a PDF: this tool takes PDFs", input.filename)
                 },
             ));
         }
@@ -76,10 +84,17 @@ pub async fn run(
 /// The user's file name without its extension, as a title (merge's bookmarks).
 fn title(filename: &str) -> String {
     let base = filename.rsplit(['/', '\\']).next().unwrap_or_default();
-    let stem = base
-        .strip_suffix(".pdf")
-        .or_else(|| base.strip_suffix(".PDF"))
-        .unwrap_or(base);
+    // The extension goes (`.pdf`, `.jpeg`, `.tiff`), not a dot inside the name.
+    let stem = match base.rsplit_once('.') {
+        Some((stem, ext))
+            if !stem.is_empty()
+                && (1..=5).contains(&ext.len())
+                && ext.chars().all(|c| c.is_ascii_alphanumeric()) =>
+        {
+            stem
+        }
+        _ => base,
+    };
     if stem.trim().is_empty() {
         "document".to_owned()
     } else {
@@ -119,5 +134,7 @@ mod tests {
         assert_eq!(stem("../../etc/passwd"), "passwd");
         assert_eq!(stem(".pdf"), "document");
         assert_eq!(stem("été 2026.PDF"), "été-2026");
+        assert_eq!(stem("IMG_0042.jpeg"), "IMG_0042");
+        assert_eq!(title("v1.2 notes"), "v1.2 notes");
     }
 }

@@ -11,7 +11,7 @@ use quire_proto::{ErrorCode, transport::CHUNK_SIZE};
 use tokio::sync::{mpsc, oneshot};
 use tokio_stream::wrappers::ReceiverStream;
 
-use super::{BoundedReads, Fields, MAX_TEXT_FIELD, check_allowed, malformed};
+use super::{Fields, check_allowed, malformed, reader};
 use crate::problem::Problem;
 
 /// How the caller's messages are made: the options from the fields, a file's start from its
@@ -31,26 +31,12 @@ pub async fn files_stream<M: Send + 'static>(
     options: impl FnOnce(&Fields) -> Result<M, Problem>,
     messages: Messages<M>,
 ) -> Result<(ReceiverStream<M>, oneshot::Receiver<Problem>), Problem> {
-    let content_type = headers
-        .get(axum::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default();
-    let boundary = multer::parse_boundary(content_type).map_err(|_| {
-        Problem::new(
-            ErrorCode::InvalidMultipart,
-            "the body must be multipart/form-data: the options, then the files as `file` parts",
+    let mut multipart = reader(headers, body, |content_type| {
+        format!(
+            "the body must be multipart/form-data (got Content-Type {content_type:?}): the \
+             options, then the files as `file` parts"
         )
     })?;
-    let constraints = multer::Constraints::new().size_limit(
-        multer::SizeLimit::new()
-            .for_field("file", u64::MAX)
-            .per_field(MAX_TEXT_FIELD),
-    );
-    let reads = BoundedReads {
-        reads: body.into_data_stream(),
-        taken: 0,
-    };
-    let mut multipart = multer::Multipart::with_constraints(reads, boundary, constraints);
     let mut fields = Fields::new();
     let first = loop {
         let Some(field) = multipart.next_field().await.map_err(malformed)? else {

@@ -24,7 +24,7 @@ pub mod files;
 const MIN_CHUNK: usize = 64 * 1024;
 
 /// Text fields are options; anything longer is not one.
-pub(super) const MAX_TEXT_FIELD: u64 = 64 * 1024;
+const MAX_TEXT_FIELD: u64 = 64 * 1024;
 
 pub type Fields = HashMap<String, String>;
 
@@ -46,10 +46,10 @@ pub struct FilePart {
 /// stream until the stream is pending, so behind a fast client one poll would take in all the
 /// socket holds and keep it in one buffer that the file's chunks then share; pausing after a
 /// chunk's worth keeps the parser about one chunk ahead, with one extra wake-up per chunk.
-pub(super) struct BoundedReads<S> {
-    pub(super) reads: S,
+struct BoundedReads<S> {
+    reads: S,
     /// Bytes handed over since the stream last paused.
-    pub(super) taken: usize,
+    taken: usize,
 }
 
 impl<S> futures::Stream for BoundedReads<S>
@@ -85,29 +85,12 @@ pub async fn file_part(
     body: Body,
     allowed: &'static [&'static str],
 ) -> Result<FilePart, Problem> {
-    let content_type = headers
-        .get(axum::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default();
-    let boundary = multer::parse_boundary(content_type).map_err(|_| {
-        Problem::new(
-            ErrorCode::InvalidMultipart,
-            format!(
-                "the body must be multipart/form-data with a part named `file` (got Content-Type {content_type:?}); \
-                 with curl: -F file=@path/to/file"
-            ),
+    let mut multipart = reader(headers, body, |content_type| {
+        format!(
+            "the body must be multipart/form-data with a part named `file` (got Content-Type {content_type:?}); \
+             with curl: -F file=@path/to/file"
         )
     })?;
-    let constraints = multer::Constraints::new().size_limit(
-        multer::SizeLimit::new()
-            .for_field("file", u64::MAX)
-            .per_field(MAX_TEXT_FIELD),
-    );
-    let reads = BoundedReads {
-        reads: body.into_data_stream(),
-        taken: 0,
-    };
-    let mut multipart = multer::Multipart::with_constraints(reads, boundary, constraints);
     let mut fields = Fields::new();
     loop {
         let Some(field) = multipart.next_field().await.map_err(malformed)? else {
@@ -129,6 +112,36 @@ pub async fn file_part(
         let value = field.text().await.map_err(malformed)?;
         fields.insert(name, value);
     }
+}
+
+/// A multipart reader of `body` whose `file` parts may be of any size and whose other fields
+/// are options of at most [`MAX_TEXT_FIELD`] bytes; `not_multipart` words the refusal of a
+/// body of another type.
+pub(super) fn reader(
+    headers: &HeaderMap,
+    body: Body,
+    not_multipart: impl FnOnce(&str) -> String,
+) -> Result<multer::Multipart<'static>, Problem> {
+    let content_type = headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    let boundary = multer::parse_boundary(content_type)
+        .map_err(|_| Problem::new(ErrorCode::InvalidMultipart, not_multipart(content_type)))?;
+    let constraints = multer::Constraints::new().size_limit(
+        multer::SizeLimit::new()
+            .for_field("file", u64::MAX)
+            .per_field(MAX_TEXT_FIELD),
+    );
+    let reads = BoundedReads {
+        reads: body.into_data_stream(),
+        taken: 0,
+    };
+    Ok(multer::Multipart::with_constraints(
+        reads,
+        boundary,
+        constraints,
+    ))
 }
 
 pub(super) fn check_allowed(name: &str, allowed: &[&str]) -> Result<(), Problem> {

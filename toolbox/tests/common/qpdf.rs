@@ -1,5 +1,5 @@
 //! qpdf as the independent judge of the security tests: it makes encrypted fixtures and reads
-//! the outputs back. Included with `#[path]` by tests/security.rs (common/mod.rs does not
+//! the outputs back. Included with `#[path]` by tests/security_*.rs (common/mod.rs does not
 //! declare it).
 #![allow(dead_code, clippy::unwrap_used)]
 

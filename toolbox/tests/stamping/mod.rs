@@ -1,6 +1,10 @@
 //! What the stamp tests share: a five-page document built with lopdf whose pages each try
-//! the stamper a different way, and poppler's pdftotext to read the outputs back.
+//! the stamper a different way, poppler's pdftotext to read the outputs back, the stamps the
+//! tests ask for (`marks`) and the outputs read back with lopdf (`read_back`).
 #![allow(dead_code, clippy::unwrap_used)]
+
+pub mod marks;
+pub mod read_back;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

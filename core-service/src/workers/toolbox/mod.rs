@@ -4,6 +4,7 @@
 //! the user can act on. One file per family of tools.
 
 mod document;
+mod images;
 mod pages;
 mod rendered;
 mod stamp;
@@ -88,6 +89,7 @@ pub fn run<'a>(
             document::run(&work, options)?
         }
         Options::Watermark(_) | Options::PageNumbers(_) => stamp::run(&work, options)?,
+        Options::ImagesToPdf(_) | Options::ExtractImages(_) => images::run(&work, options)?,
         Options::RemoveBlank(_) | Options::PdfToJpg(_) | Options::Compare(_) => {
             rendered::run(&work, options, pdfium()?)?
         }

@@ -4,7 +4,8 @@
 mod fields;
 
 use quire_proto::v1::{
-    CompareOptions, MergeOptions, MetadataEdit, MetadataOptions, OrganizeOptions, PageImageFormat,
+    CompareOptions, ExtractImagesOptions, ImagesOrientation, ImagesPageSize, ImagesToPdfOptions,
+    MergeOptions, MetadataEdit, MetadataOptions, OrganizeOptions, PageImageFormat,
     PageNumbersOptions, PageSlot, PdfToJpgOptions, ProtectOptions, RemoveBlankOptions,
     RotateOptions, SanitizeOptions, SplitOptions, ToolOptions, UnlockOptions, WatermarkOptions,
     metadata_options::Action, page_slot, split_options, tool_options::Tool,
@@ -60,6 +61,8 @@ pub fn fields(slug: &str) -> Option<&'static [&'static str]> {
         ],
         "remove-blank" => &["threshold", "preview"],
         "pdf-to-jpg" => &["dpi", "quality", "format"],
+        "images-to-pdf" => &["pageSize", "orientation", "margin"],
+        "extract-images" => &["minSide", "includeMasks"],
         _ => return None,
     })
 }
@@ -164,6 +167,33 @@ pub fn options(slug: &str, fields: &Fields) -> Result<ToolOptions, Problem> {
             } as i32,
         }),
         "compare" => Tool::Compare(CompareOptions {}),
+        "images-to-pdf" => Tool::ImagesToPdf(ImagesToPdfOptions {
+            page_size: match form.text("pageSize").as_str() {
+                "" | "a4" => ImagesPageSize::A4,
+                "letter" => ImagesPageSize::Letter,
+                "fit" => ImagesPageSize::Fit,
+                other => {
+                    return Err(invalid(format!(
+                        "pageSize must be a4, letter or fit, got {other:?}"
+                    )));
+                }
+            } as i32,
+            orientation: match form.text("orientation").as_str() {
+                "" | "auto" => ImagesOrientation::Unspecified,
+                "portrait" => ImagesOrientation::Portrait,
+                "landscape" => ImagesOrientation::Landscape,
+                other => {
+                    return Err(invalid(format!(
+                        "orientation must be auto, portrait or landscape, got {other:?}"
+                    )));
+                }
+            } as i32,
+            margin: form.decimal("margin")?,
+        }),
+        "extract-images" => Tool::ExtractImages(ExtractImagesOptions {
+            min_side: form.number("minSide")?,
+            include_masks: form.flag("includeMasks"),
+        }),
         _ => {
             return Err(Problem::new(
                 quire_proto::ErrorCode::NotFound,
@@ -241,6 +271,8 @@ mod tests {
             "remove-blank",
             "pdf-to-jpg",
             "compare",
+            "images-to-pdf",
+            "extract-images",
         ] {
             assert!(fields(slug).is_some(), "{slug}");
             assert!(options(slug, &Fields::new()).is_ok(), "{slug}");

@@ -132,6 +132,28 @@ pub fn form(lang: Lang, tool: &Tool) -> Markup {
             (number("dpi", "DPI (36–600)", "150", "36", "600", "1"))
             (number("quality", t("Quality (1–100)", "Qualité (1–100)"), "85", "1", "100", "1"))
         },
+        "images-to-pdf" => html! {
+            (files(lang, "file", t("Images", "Images"), true, "image/jpeg,image/png,image/webp,image/tiff,image/bmp"))
+            ol #file-order.file-order aria-label=(t("Page order", "Ordre des pages")) {}
+            small { (t("Drag the images, or use the arrows, to set the page order.", "Glissez les images, ou utilisez les flèches, pour choisir l'ordre des pages.")) }
+            label for="pageSize" { (t("Page size", "Format de page")) }
+            select #pageSize name="pageSize" {
+                option value="a4" { "A4" } option value="letter" { "Letter" }
+                option value="fit" { (t("the image's own size", "la taille de l'image")) }
+            }
+            label for="orientation" { "Orientation" }
+            select #orientation name="orientation" {
+                option value="auto" { (t("automatic", "automatique")) }
+                option value="portrait" { (t("portrait", "portrait")) }
+                option value="landscape" { (t("landscape", "paysage")) }
+            }
+            (number("margin", t("Margins (pt)", "Marges (pt)"), "20", "0", "200", "1"))
+        },
+        "extract-images" => html! {
+            (pdf())
+            (number("minSide", t("Leave out images smaller than (px)", "Ignorer les images plus petites que (px)"), "16", "1", "", "1"))
+            (check("includeMasks", t("Transparency masks as images too", "Les masques de transparence aussi"), false))
+        },
         _ => html! {
             (files(lang, "file", t("Original PDF", "PDF d'origine"), false, "application/pdf"))
             (files(lang, "changed", t("Changed PDF", "PDF modifié"), false, "application/pdf"))

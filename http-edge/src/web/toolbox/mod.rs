@@ -207,6 +207,30 @@ pub const TOOLBOX: &[Tool] = &[
             "Deux PDF : les mots changés sur chaque page et les pages qui diffèrent, côte à côte.",
         ),
     },
+    Tool {
+        slug: "images-to-pdf",
+        group: Group::Convert,
+        en: (
+            "Images to PDF",
+            "JPEG (kept as it is), PNG, WebP, TIFF (every frame) and BMP: one page each, page size, orientation, margins, order.",
+        ),
+        fr: (
+            "Images en PDF",
+            "JPEG (gardé tel quel), PNG, WebP, TIFF (chaque image) et BMP : une page chacune, format, orientation, marges, ordre.",
+        ),
+    },
+    Tool {
+        slug: "extract-images",
+        group: Group::Convert,
+        en: (
+            "Extract images",
+            "Every image of a PDF as stored (JPEG stays JPEG), once each, in a ZIP.",
+        ),
+        fr: (
+            "Extraire les images",
+            "Chaque image d'un PDF telle qu'elle est stockée (le JPEG reste JPEG), une fois chacune, dans un ZIP.",
+        ),
+    },
 ];
 
 pub fn find(slug: &str) -> Option<&'static Tool> {

@@ -1,0 +1,165 @@
+//! Every PDF of the pypdf and pikepdf test resources (real-world, odd and deliberately broken
+//! files, in .cache/pdf-corpus) through every toolbox tool that takes one PDF, over real gRPC
+//! with the workers: no answer may be an internal error, no call may hang, and a PDF answer
+//! must open in PDFium with the page count the summary gives.
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use quire_core::quota::Plan;
+use quire_e2e::{
+    Db, Stack,
+    pdf_check::facts,
+    pdf_corpus,
+    toolbox::{Toolbox, reason},
+    v1,
+};
+use tonic::Code;
+use v1::tool_options::Tool;
+
+/// Far above any single file's time with the per-job limit; reaching it means a hang.
+const HANG: Duration = Duration::from_secs(240);
+
+/// Each one-PDF tool with options a person would pick.
+fn tools() -> Vec<(&'static str, Tool)> {
+    vec![
+        (
+            "split",
+            Tool::Split(v1::SplitOptions {
+                mode: Some(v1::split_options::Mode::Every(1)),
+            }),
+        ),
+        (
+            "rotate",
+            Tool::Rotate(v1::RotateOptions {
+                degrees: 90,
+                pages: String::new(),
+            }),
+        ),
+        (
+            "organize",
+            Tool::Organize(v1::OrganizeOptions {
+                slots: vec![
+                    v1::PageSlot {
+                        slot: Some(v1::page_slot::Slot::Page(1)),
+                    },
+                    v1::PageSlot {
+                        slot: Some(v1::page_slot::Slot::Blank(true)),
+                    },
+                ],
+            }),
+        ),
+        (
+            "protect",
+            Tool::Protect(v1::ProtectOptions {
+                user_password: "corpus".into(),
+                ..Default::default()
+            }),
+        ),
+        (
+            "metadata",
+            Tool::Metadata(v1::MetadataOptions {
+                action: Some(v1::metadata_options::Action::Read(true)),
+            }),
+        ),
+        ("sanitize", Tool::Sanitize(v1::SanitizeOptions::default())),
+        (
+            "watermark",
+            Tool::Watermark(v1::WatermarkOptions {
+                text: "Brouillon — Черновик".into(),
+                position: v1::StampPosition::Tiled as i32,
+                ..Default::default()
+            }),
+        ),
+        (
+            "page-numbers",
+            Tool::PageNumbers(v1::PageNumbersOptions {
+                format: "ACME-{n:6}".into(),
+                ..Default::default()
+            }),
+        ),
+        (
+            "remove-blank",
+            Tool::RemoveBlank(v1::RemoveBlankOptions::default()),
+        ),
+        (
+            "pdf-to-jpg",
+            Tool::PdfToJpg(v1::PdfToJpgOptions {
+                dpi: 36,
+                ..Default::default()
+            }),
+        ),
+        (
+            "extract-images",
+            Tool::ExtractImages(v1::ExtractImagesOptions::default()),
+        ),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_corpus_pdf_through_every_tool_gets_an_answer_and_never_an_internal_error() {
+    let stack = Stack::start(Db::Sqlite).await;
+    let toolbox = Toolbox::open(&stack, "corpus@example.com").await;
+    // Pro: the run makes far more calls than a Free day allows.
+    quire_core::auth::accounts::set_plan(&stack.core.db, "corpus@example.com", Plan::Pro)
+        .await
+        .unwrap();
+    let jobs: Vec<_> = pdf_corpus()
+        .into_iter()
+        .flat_map(|file| tools().into_iter().map(move |tool| (file.clone(), tool)))
+        .collect();
+    let total = jobs.len();
+    let outcomes: Vec<Result<(), String>> = futures::stream::iter(jobs)
+        .map(|(file, (slug, tool))| {
+            let mut toolbox = Toolbox {
+                client: toolbox.client.clone(),
+                session: toolbox.session.clone(),
+            };
+            async move {
+                let name = file.file_name().unwrap().to_string_lossy().into_owned();
+                let bytes = std::fs::read(&file).unwrap();
+                let what = format!("{slug} {name}");
+                let answer = tokio::time::timeout(HANG, toolbox.run(tool, &[(&name, bytes)]))
+                    .await
+                    .map_err(|_| format!("{what}: no answer within {HANG:?}"))?;
+                match answer {
+                    Ok((summary, bytes)) => {
+                        if summary.media_type == "application/pdf" && slug != "protect" {
+                            let read = facts(bytes)
+                                .await
+                                .map_err(|e| format!("{what}: the PDF does not open: {e}"))?;
+                            if read.pages.len() != summary.page_count as usize {
+                                return Err(format!(
+                                    "{what}: {} pages, the summary says {}",
+                                    read.pages.len(),
+                                    summary.page_count
+                                ));
+                            }
+                        }
+                        Ok(())
+                    }
+                    Err(status) if matches!(status.code(), Code::Internal | Code::Unknown) => {
+                        Err(format!(
+                            "{what}: internal error {}: {}",
+                            reason(&status),
+                            status.message()
+                        ))
+                    }
+                    Err(status) if status.message().is_empty() => Err(format!(
+                        "{what}: a refusal that says nothing ({})",
+                        reason(&status)
+                    )),
+                    Err(_) => Ok(()),
+                }
+            }
+        })
+        .buffer_unordered(2)
+        .collect()
+        .await;
+    let failures: Vec<&String> = outcomes.iter().filter_map(|o| o.as_ref().err()).collect();
+    println!(
+        "{total} tool runs over the corpus, {} failures",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{failures:#?}");
+}
