@@ -29,9 +29,21 @@ fn main() -> anyhow::Result<()> {
     files.retain(|f| qpdf(&[f.as_os_str().to_str().unwrap_or_default(), "--check"]).is_ok());
 
     let data = tempfile::tempdir()?;
-    let clamd = std::env::var("QUIRE_CLAMD").unwrap_or_else(|_| "127.0.0.1:3312".into());
+    let clamd = std::env::var("QUIRE_CLAMD").unwrap_or_else(|_| "tcp://127.0.0.1:3312".into());
     let server = Server::start(data.path(), &[("QUIRE_CLAMD", clamd)], "upload")?;
     let web = WebSession::sign_up(&server)?;
+    // Pro: the run makes more calls than a Free day allows.
+    let plan = Command::new(env!("CARGO_BIN_EXE_quire"))
+        .env("QUIRE_DATA_DIR", data.path())
+        .args([
+            "admin", "account", "set-plan", "--email", WEB_EMAIL, "--plan", "pro",
+        ])
+        .output()?;
+    anyhow::ensure!(
+        plan.status.success(),
+        "set-plan failed: {}",
+        String::from_utf8_lossy(&plan.stderr)
+    );
     let out = tempfile::tempdir()?;
     let dir = out.path();
 
@@ -120,6 +132,8 @@ fn qpdf(args: &[&str]) -> anyhow::Result<()> {
     Ok(())
 }
 
+const WEB_EMAIL: &str = "web-bench@example.com";
+
 /// A web account's session: the cookie and the anti-CSRF token its pages carry.
 struct WebSession<'a> {
     server: &'a Server,
@@ -135,7 +149,7 @@ impl<'a> WebSession<'a> {
             .arg(format!("Origin: {origin}"))
             .args([
                 "--data-urlencode",
-                "email=web-bench@example.com",
+                &format!("email={WEB_EMAIL}"),
                 "--data-urlencode",
                 "password=correct horse battery staple",
             ])

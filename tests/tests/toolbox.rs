@@ -330,6 +330,9 @@ async fn api_keys_are_refused_and_the_route_needs_a_session() {
         "compare",
         "images-to-pdf",
         "extract-images",
+        "flatten",
+        "repair",
+        "crop",
     ] {
         assert!(list.contains(&format!("href=\"/tools/{slug}\"")), "{slug}");
         let page = http

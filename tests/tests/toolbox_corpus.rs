@@ -93,6 +93,23 @@ fn tools() -> Vec<(&'static str, Tool)> {
             "extract-images",
             Tool::ExtractImages(v1::ExtractImagesOptions::default()),
         ),
+        ("flatten", Tool::Flatten(v1::FlattenOptions::default())),
+        ("repair", Tool::Repair(v1::RepairOptions {})),
+        (
+            "crop",
+            Tool::Crop(v1::CropOptions {
+                mode: Some(v1::crop_options::Mode::Auto(v1::CropAuto::default())),
+            }),
+        ),
+        (
+            "n-up",
+            Tool::Crop(v1::CropOptions {
+                mode: Some(v1::crop_options::Mode::NUp(v1::NUp {
+                    per_sheet: 4,
+                    paper: 0,
+                })),
+            }),
+        ),
     ]
 }
 

@@ -282,7 +282,9 @@ try {
   await phonePage.fill("#email", email);
   await phonePage.fill("#password", "an even better passphrase");
   await Promise.all([phonePage.waitForURL("**/dashboard"), phonePage.click("form.stack button[type=submit]")]);
-  for (const route of ["/dashboard", "/dashboard/api-keys", "/tools/support", "/tools", "/tools/merge", "/tools/split", "/tools/rotate", "/tools/organize", "/tools/watermark", "/tools/page-numbers", "/tools/compare", "/"]) {
+  const toolbox = ["merge", "split", "organize", "rotate", "crop", "remove-blank", "watermark", "page-numbers", "flatten",
+    "metadata", "protect", "unlock", "sanitize", "images-to-pdf", "pdf-to-jpg", "extract-images", "compare", "repair"];
+  for (const route of ["/dashboard", "/dashboard/api-keys", "/tools/support", "/tools", ...toolbox.map((slug) => `/tools/${slug}`), "/"]) {
     await phonePage.goto(`${base}${route}`);
     const width = await phonePage.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `${route} is ${width}px wide on a 390px screen`);

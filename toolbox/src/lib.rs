@@ -17,9 +17,11 @@
 mod dests;
 mod extract;
 pub mod extract_images;
+pub mod flatten;
 mod forms;
 pub mod images_to_pdf;
 mod io;
+pub mod layout;
 mod merge;
 pub mod metadata;
 mod names;

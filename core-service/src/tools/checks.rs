@@ -3,9 +3,9 @@
 //! worker's to check.
 
 use quire_proto::v1::{
-    ImagesToPdfOptions, MetadataOptions, OrganizeOptions, PdfToJpgOptions, ProtectOptions,
-    RemoveBlankOptions, RotateOptions, SplitOptions, ToolOptions, UnlockOptions, WatermarkOptions,
-    split_options, tool_options::Tool,
+    CropMargins, CropOptions, ImagesToPdfOptions, MetadataOptions, NUp, OrganizeOptions,
+    PdfToJpgOptions, ProtectOptions, RemoveBlankOptions, RotateOptions, SplitOptions, ToolOptions,
+    UnlockOptions, WatermarkOptions, crop_options, split_options, tool_options::Tool,
 };
 
 use crate::error::{ApiError, ApiResult};
@@ -44,6 +44,9 @@ pub fn check(options: &ToolOptions, files: usize) -> ApiResult<Shape> {
         Tool::Compare(_) => ("compare", 2..=2, true),
         Tool::ImagesToPdf(_) => ("images-to-pdf", 1..=super::intake::MAX_FILES, false),
         Tool::ExtractImages(_) => ("extract-images", 1..=1, true),
+        Tool::Flatten(_) => ("flatten", 1..=1, false),
+        Tool::Repair(_) => ("repair", 1..=1, false),
+        Tool::Crop(_) => ("crop", 1..=1, false),
     };
     if !inputs.contains(&files) {
         return Err(ApiError::invalid(match slug {
@@ -112,6 +115,29 @@ fn shape_of(tool: &Tool) -> ApiResult<()> {
         Tool::Metadata(MetadataOptions { action: None }) => Err(ApiError::invalid(
             "choose what to do with the metadata: read, edit or strip",
         )),
+        Tool::Crop(CropOptions { mode: None }) => Err(ApiError::invalid(
+            "choose how to crop: margins, trim to the content, fit to a paper size, or pages per sheet",
+        )),
+        Tool::Crop(CropOptions {
+            mode: Some(crop_options::Mode::NUp(NUp { per_sheet, .. })),
+        }) if ![2, 4].contains(per_sheet) => Err(ApiError::invalid(format!(
+            "2 or 4 pages per sheet, got {per_sheet}"
+        ))),
+        Tool::Crop(CropOptions {
+            mode:
+                Some(crop_options::Mode::Margins(CropMargins {
+                    top,
+                    right,
+                    bottom,
+                    left,
+                    ..
+                })),
+        }) if [top, right, bottom, left]
+            .iter()
+            .any(|m| !(0.0..=2000.0).contains(*m)) =>
+        {
+            Err(ApiError::invalid("margins go from 0 to 2000 points"))
+        }
         Tool::ImagesToPdf(ImagesToPdfOptions { margin, .. }) if !(0.0..=200.0).contains(margin) => {
             Err(ApiError::invalid(format!(
                 "the margin goes from 0 to 200 points, got {margin}"

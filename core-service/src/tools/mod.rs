@@ -87,9 +87,7 @@ fn title(filename: &str) -> String {
     // The extension goes (`.pdf`, `.jpeg`, `.tiff`), not a dot inside the name.
     let stem = match base.rsplit_once('.') {
         Some((stem, ext))
-            if !stem.is_empty()
-                && (1..=5).contains(&ext.len())
-                && ext.chars().all(|c| c.is_ascii_alphanumeric()) =>
+            if (1..=5).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphanumeric()) =>
         {
             stem
         }

@@ -6,8 +6,10 @@ pub mod compare;
 mod compare_picture;
 #[cfg(test)]
 mod compare_tests;
+pub mod content_box;
 pub mod ink;
 pub mod page_images;
+pub mod repair;
 #[cfg(test)]
 pub(crate) mod testing;
 
@@ -16,8 +18,10 @@ use std::path::Path;
 use pdfium_render::prelude::*;
 
 pub use compare::compare;
+pub use content_box::content_boxes;
 pub use ink::ink;
 pub use page_images::{ImageFormat, page_images};
+pub use repair::{Repaired, repair};
 
 use super::pdfium::pixel_size;
 use crate::workers::protocol::{Failure, FailureKind};

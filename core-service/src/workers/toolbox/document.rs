@@ -1,10 +1,10 @@
 //! Tools on the document as a whole: protect, unlock, metadata, sanitize.
 
 use quire_proto::v1::{
-    MetadataEdit, MetadataOptions, ProtectOptions, SanitizeOptions, ToolNote, UnlockOptions,
-    metadata_options::Action, tool_options::Tool as Options,
+    FlattenOptions, MetadataEdit, MetadataOptions, ProtectOptions, SanitizeOptions, ToolNote,
+    UnlockOptions, metadata_options::Action, tool_options::Tool as Options,
 };
-use quire_toolbox::{metadata, sanitize, security};
+use quire_toolbox::{flatten, metadata, sanitize, security};
 use serde_json::json;
 
 use super::{Done, Work, failure, json_file};
@@ -118,6 +118,38 @@ pub fn run(work: &Work, options: Options) -> Result<Done, Failure> {
                     value: count.to_string(),
                 })
                 .collect();
+            Ok(done)
+        }
+        Options::Flatten(FlattenOptions {
+            keep_fields,
+            keep_annotations,
+        }) => {
+            let (path, name) = work.output("-flattened.pdf");
+            let what = flatten::Flatten {
+                fields: !keep_fields,
+                annotations: !keep_annotations,
+            };
+            let (
+                written,
+                flatten::Flattened {
+                    widgets,
+                    annotations,
+                    removed_without_appearance,
+                },
+            ) = flatten::flatten(work.first(), what, &path).map_err(failure)?;
+            let mut done = Done::file(path, name, written.pages);
+            done.notes = [
+                ("form fields burnt in", widgets),
+                ("annotations burnt in", annotations),
+                ("removed without an appearance", removed_without_appearance),
+            ]
+            .into_iter()
+            .filter(|(_, count)| *count > 0)
+            .map(|(key, count)| ToolNote {
+                key: key.to_owned(),
+                value: count.to_string(),
+            })
+            .collect();
             Ok(done)
         }
         _ => Err(Failure::new(FailureKind::Engine, "not a document tool")),

@@ -5,6 +5,7 @@
 
 mod document;
 mod images;
+mod layout;
 mod pages;
 mod rendered;
 mod stamp;
@@ -85,14 +86,18 @@ pub fn run<'a>(
         Options::Merge(_) | Options::Split(_) | Options::Rotate(_) | Options::Organize(_) => {
             pages::run(&work, options)?
         }
-        Options::Protect(_) | Options::Unlock(_) | Options::Metadata(_) | Options::Sanitize(_) => {
-            document::run(&work, options)?
-        }
+        Options::Protect(_)
+        | Options::Unlock(_)
+        | Options::Metadata(_)
+        | Options::Sanitize(_)
+        | Options::Flatten(_) => document::run(&work, options)?,
         Options::Watermark(_) | Options::PageNumbers(_) => stamp::run(&work, options)?,
         Options::ImagesToPdf(_) | Options::ExtractImages(_) => images::run(&work, options)?,
-        Options::RemoveBlank(_) | Options::PdfToJpg(_) | Options::Compare(_) => {
-            rendered::run(&work, options, pdfium()?)?
-        }
+        Options::RemoveBlank(_)
+        | Options::PdfToJpg(_)
+        | Options::Compare(_)
+        | Options::Repair(_) => rendered::run(&work, options, pdfium()?)?,
+        Options::Crop(_) => layout::run(&work, options, pdfium()?)?,
     };
     Ok(Answer::Tooled(Tooled { files, notes }))
 }

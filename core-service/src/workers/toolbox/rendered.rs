@@ -1,9 +1,9 @@
 //! Tools that read pages as PDFium draws them: remove blank pages, pages to JPEG or WebP,
-//! compare two PDFs.
+//! compare two PDFs, and repair (PDFium reads what a damaged file still holds).
 
 use pdfium_render::prelude::Pdfium;
 use quire_proto::v1::{
-    CompareOptions, PageImageFormat, PdfToJpgOptions, RemoveBlankOptions, ToolNote,
+    CompareOptions, PageImageFormat, PdfToJpgOptions, RemoveBlankOptions, RepairOptions, ToolNote,
     tool_options::Tool as Options,
 };
 use quire_toolbox::{self as toolbox, Slot};
@@ -114,6 +114,19 @@ pub fn run(work: &Work, options: Options, pdfium: &Pdfium) -> Result<Done, Failu
                 files,
                 notes: Vec::new(),
             })
+        }
+        Options::Repair(RepairOptions {}) => {
+            let (path, name) = work.output("-repaired.pdf");
+            let rendered::Repaired { pages, findings } = rendered::repair(pdfium, &first, &path)?;
+            let mut done = Done::file(path, name, pages);
+            done.notes = findings
+                .into_iter()
+                .map(|finding| ToolNote {
+                    key: "repair".to_owned(),
+                    value: finding,
+                })
+                .collect();
+            Ok(done)
         }
         _ => Err(Failure::new(FailureKind::Engine, "not a rendering tool")),
     }

@@ -4,10 +4,11 @@
 mod fields;
 
 use quire_proto::v1::{
-    CompareOptions, ExtractImagesOptions, ImagesOrientation, ImagesPageSize, ImagesToPdfOptions,
-    MergeOptions, MetadataEdit, MetadataOptions, OrganizeOptions, PageImageFormat,
-    PageNumbersOptions, PageSlot, PdfToJpgOptions, ProtectOptions, RemoveBlankOptions,
-    RotateOptions, SanitizeOptions, SplitOptions, ToolOptions, UnlockOptions, WatermarkOptions,
+    CompareOptions, CropAuto, CropMargins, CropOptions, ExtractImagesOptions, FlattenOptions,
+    ImagesOrientation, ImagesPageSize, ImagesToPdfOptions, MergeOptions, MetadataEdit,
+    MetadataOptions, NUp, OrganizeOptions, PageImageFormat, PageNumbersOptions, PageSlot, Paper,
+    PdfToJpgOptions, ProtectOptions, RemoveBlankOptions, RepairOptions, RotateOptions,
+    SanitizeOptions, SplitOptions, ToolOptions, UnlockOptions, WatermarkOptions, crop_options,
     metadata_options::Action, page_slot, split_options, tool_options::Tool,
 };
 
@@ -63,6 +64,11 @@ pub fn fields(slug: &str) -> Option<&'static [&'static str]> {
         "pdf-to-jpg" => &["dpi", "quality", "format"],
         "images-to-pdf" => &["pageSize", "orientation", "margin"],
         "extract-images" => &["minSide", "includeMasks"],
+        "flatten" => &["keepFields", "keepAnnotations"],
+        "repair" => &[],
+        "crop" => &[
+            "mode", "top", "right", "bottom", "left", "pages", "padding", "paper", "perSheet",
+        ],
         _ => return None,
     })
 }
@@ -190,6 +196,14 @@ pub fn options(slug: &str, fields: &Fields) -> Result<ToolOptions, Problem> {
             } as i32,
             margin: form.decimal("margin")?,
         }),
+        "flatten" => Tool::Flatten(FlattenOptions {
+            keep_fields: form.flag("keepFields"),
+            keep_annotations: form.flag("keepAnnotations"),
+        }),
+        "repair" => Tool::Repair(RepairOptions {}),
+        "crop" => Tool::Crop(CropOptions {
+            mode: Some(crop_mode(&form)?),
+        }),
         "extract-images" => Tool::ExtractImages(ExtractImagesOptions {
             min_side: form.number("minSide")?,
             include_masks: form.flag("includeMasks"),
@@ -202,6 +216,43 @@ pub fn options(slug: &str, fields: &Fields) -> Result<ToolOptions, Problem> {
         }
     };
     Ok(ToolOptions { tool: Some(tool) })
+}
+
+fn crop_mode(form: &Form) -> Result<crop_options::Mode, Problem> {
+    let paper = match form.text("paper").as_str() {
+        "" | "a4" => Paper::A4,
+        "letter" => Paper::Letter,
+        other => {
+            return Err(invalid(format!(
+                "paper must be a4 or letter, got {other:?}"
+            )));
+        }
+    } as i32;
+    Ok(match form.text("mode").as_str() {
+        "" | "margins" => crop_options::Mode::Margins(CropMargins {
+            top: form.decimal("top")?,
+            right: form.decimal("right")?,
+            bottom: form.decimal("bottom")?,
+            left: form.decimal("left")?,
+            pages: form.text("pages"),
+        }),
+        "auto" => crop_options::Mode::Auto(CropAuto {
+            padding: form.decimal("padding")?,
+        }),
+        "fit" => crop_options::Mode::Fit(paper),
+        "n-up" => crop_options::Mode::NUp(NUp {
+            per_sheet: match form.number("perSheet")? {
+                0 => 2,
+                n => n,
+            },
+            paper,
+        }),
+        other => {
+            return Err(invalid(format!(
+                "mode must be margins, auto, fit or n-up, got {other:?}"
+            )));
+        }
+    })
 }
 
 /// "3, 1,blank,1": page numbers and blank pages, in order.
@@ -273,6 +324,9 @@ mod tests {
             "compare",
             "images-to-pdf",
             "extract-images",
+            "flatten",
+            "repair",
+            "crop",
         ] {
             assert!(fields(slug).is_some(), "{slug}");
             assert!(options(slug, &Fields::new()).is_ok(), "{slug}");

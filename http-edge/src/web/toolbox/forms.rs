@@ -149,6 +149,36 @@ pub fn form(lang: Lang, tool: &Tool) -> Markup {
             }
             (number("margin", t("Margins (pt)", "Marges (pt)"), "20", "0", "200", "1"))
         },
+        "flatten" => html! {
+            (pdf())
+            fieldset {
+                legend { (t("Keep", "Garder")) }
+                (check("keepFields", t("form fields (fillable)", "les champs de formulaire (remplissables)"), false))
+                (check("keepAnnotations", t("other annotations", "les autres annotations"), false))
+            }
+        },
+        "repair" => html! {
+            (pdf())
+        },
+        "crop" => html! {
+            (pdf())
+            fieldset {
+                legend { (t("What to do", "Que faire")) }
+                (radio("mode", "margins", t("crop margins", "rogner les marges"), true))
+                (radio("mode", "auto", t("trim to the content", "rogner au contenu"), false))
+                (radio("mode", "fit", t("fit to a paper size", "ajuster à un format"), false))
+                (radio("mode", "n-up", t("pages per sheet", "pages par feuille"), false))
+            }
+            @for (name, en, french) in [("top", "Top (pt)", "Haut (pt)"), ("right", "Right (pt)", "Droite (pt)"), ("bottom", "Bottom (pt)", "Bas (pt)"), ("left", "Left (pt)", "Gauche (pt)")] {
+                (number(name, t(en, french), "0", "0", "2000", "1"))
+            }
+            (text("pages", t("Pages (empty: all)", "Pages (vide : toutes)"), "1-3,5"))
+            (number("padding", t("Space kept around the content (pt)", "Espace gardé autour du contenu (pt)"), "12", "0", "200", "1"))
+            label for="paper" { (t("Paper", "Format")) }
+            select #paper name="paper" { option value="a4" { "A4" } option value="letter" { "Letter" } }
+            label for="perSheet" { (t("Pages per sheet", "Pages par feuille")) }
+            select #perSheet name="perSheet" { option value="2" { "2" } option value="4" { "4" } }
+        },
         "extract-images" => html! {
             (pdf())
             (number("minSide", t("Leave out images smaller than (px)", "Ignorer les images plus petites que (px)"), "16", "1", "", "1"))

@@ -231,6 +231,42 @@ pub const TOOLBOX: &[Tool] = &[
             "Chaque image d'un PDF telle qu'elle est stockée (le JPEG reste JPEG), une fois chacune, dans un ZIP.",
         ),
     },
+    Tool {
+        slug: "crop",
+        group: Group::Pages,
+        en: (
+            "Crop and page size",
+            "Crop margins (by numbers or trimmed to the content), fit pages to A4 or Letter, 2 or 4 pages per sheet.",
+        ),
+        fr: (
+            "Rogner et format",
+            "Rogner les marges (par valeurs ou au contenu), ajuster les pages au A4 ou Letter, 2 ou 4 pages par feuille.",
+        ),
+    },
+    Tool {
+        slug: "flatten",
+        group: Group::Edit,
+        en: (
+            "Flatten",
+            "Form fields and annotations burnt into the page content.",
+        ),
+        fr: (
+            "Aplatir",
+            "Champs de formulaire et annotations fondus dans le contenu des pages.",
+        ),
+    },
+    Tool {
+        slug: "repair",
+        group: Group::Review,
+        en: (
+            "Repair",
+            "Rebuild a damaged PDF (broken cross-reference table, cut short) and see what was repaired.",
+        ),
+        fr: (
+            "Réparer",
+            "Reconstruire un PDF endommagé (table des références cassée, fichier tronqué) et voir ce qui a été réparé.",
+        ),
+    },
 ];
 
 pub fn find(slug: &str) -> Option<&'static Tool> {

@@ -1,0 +1,11 @@
+//! The layout tools: crop, crop to boxes, fit to paper and n-up, on a five-page document
+//! built with lopdf (`fixture`), read back with lopdf and poppler (`poppler`), and over the
+//! real-world corpora (`corpus`).
+#![allow(clippy::unwrap_used)]
+
+mod corpus;
+mod crop;
+mod fixture;
+mod poppler;
+mod sheets;
+mod turned;
