@@ -57,6 +57,7 @@ impl Exit {
             | "invalid-file"
             | "unsupported-file-type"
             | "encrypted-pdf"
+            | "wrong-password"
             | "too-many-pages"
             | "too-many-pixels"
             | "unprocessable-file" => Exit::Rejected,
