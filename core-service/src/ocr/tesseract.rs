@@ -59,13 +59,25 @@ impl Tesseract {
         if let Some(dpi) = dpi {
             engine.set_source_resolution(dpi as i32);
         }
-        let text = engine.get_utf8_text().map_err(|e| {
+        // leptess unwraps the null that TessBaseAPIGetUTF8Text returns when recognition fails
+        // inside Tesseract; in a worker under its memory limit that means memory ran out: the
+        // input's size, not an engine bug. The engine is dropped, so the next job starts clean.
+        let answer =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.get_utf8_text()));
+        let Ok(text) = answer else {
+            self.engines.retain(|(l, _)| l != lang);
+            return Err(Failure::new(
+                FailureKind::OverLimit,
+                "Tesseract ran out of memory on this image: send a smaller or lower-resolution \
+                 image",
+            ));
+        };
+        text.map_err(|e| {
             Failure::new(
                 FailureKind::Engine,
                 format!("tesseract returned invalid text: {e}"),
             )
-        })?;
-        Ok(text)
+        })
     }
 
     fn engine(&mut self, lang: &str) -> Result<&mut TessApi, Failure> {

@@ -29,6 +29,11 @@ pub struct WorkerArgs {
 }
 
 pub fn run(args: WorkerArgs) -> anyhow::Result<()> {
+    // The default panic report resolves a backtrace when RUST_BACKTRACE is set: that needs
+    // tens of megabytes in a process that may be panicking because its memory ran out, and it
+    // kept such a worker hung until the job's time limit. One line is enough: the job's failure
+    // carries the message to the caller.
+    std::panic::set_hook(Box::new(|info| eprintln!("worker panic: {info}")));
     if args.memory_limit > 0 {
         limit_memory(args.memory_limit)?;
     }
