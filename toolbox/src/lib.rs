@@ -19,6 +19,7 @@ mod extract;
 pub mod extract_images;
 pub mod flatten;
 mod forms;
+mod geometry;
 pub mod images_to_pdf;
 mod io;
 pub mod layout;

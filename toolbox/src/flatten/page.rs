@@ -9,6 +9,7 @@
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream};
 
 use super::appearance::Drawing;
+use crate::geometry::number;
 use crate::pages::{self, PageRef};
 
 /// The streams that wrap every page's content, shared by all pages.
@@ -159,19 +160,6 @@ fn operand(name: &[u8]) -> String {
         }
     }
     out
-}
-
-/// A number as an operand: no exponent, at most six decimals, no trailing zeros.
-fn number(value: f64) -> String {
-    if !value.is_finite() {
-        return "0".into();
-    }
-    let text = format!("{value:.6}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    match text {
-        "-0" | "" => "0".into(),
-        text => text.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -279,13 +279,7 @@ impl Book {
 
 /// A number for a content stream: at most 4 decimals, no trailing zeros.
 fn number(value: f64) -> String {
-    let text = format!("{value:.4}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    if text == "-0" {
-        "0".into()
-    } else {
-        text.into()
-    }
+    crate::geometry::number_to(value, 4)
 }
 
 fn real(value: f64) -> Object {

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use lopdf::{Dictionary, Document, Object, ObjectId};
 
-use super::geometry::{self, Matrix};
+use crate::geometry::{self, Matrix};
 
 /// The /F flag that keeps an annotation upright whatever the page's rotation.
 const NO_ROTATE: i64 = 16;

@@ -6,7 +6,7 @@ use std::path::Path;
 use lopdf::Document;
 
 use super::Margins;
-use super::geometry::{self, Frame, Rect};
+use crate::geometry::{self, Frame, Rect};
 use crate::pages::{self, PageRef};
 use crate::{ToolError, Written, io};
 

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use lopdf::{Document, Object, ObjectId};
 
-use super::geometry::{self, Frame, Matrix};
+use crate::geometry::{self, Frame, Matrix};
 
 /// Where a page went.
 #[derive(Debug, Clone, Copy)]

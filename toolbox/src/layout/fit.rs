@@ -8,8 +8,8 @@ use lopdf::Object;
 
 use super::dests::Placed;
 use super::form::Forms;
-use super::geometry::{self, Frame};
 use super::{Paper, annots, sheet};
+use crate::geometry::{self, Frame};
 use crate::pages;
 use crate::{ToolError, Written};
 

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream};
 
-use super::geometry::{self, Frame};
 use crate::ToolError;
+use crate::geometry::{self, Frame};
 use crate::pages::PageRef;
 
 /// The most a page's joined content may decode to.

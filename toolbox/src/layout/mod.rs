@@ -11,7 +11,6 @@ mod crop;
 mod dests;
 mod fit;
 mod form;
-mod geometry;
 mod nup;
 mod sheet;
 

@@ -8,8 +8,8 @@ use lopdf::{Dictionary, Object};
 
 use super::dests::Placed;
 use super::form::Forms;
-use super::geometry::{self, Frame, Rect};
 use super::{Paper, annots, sheet};
+use crate::geometry::{self, Frame, Rect};
 use crate::{ToolError, Written, io};
 
 /// The space around and between cells, in points.

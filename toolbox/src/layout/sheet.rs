@@ -8,7 +8,7 @@ use std::path::Path;
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream};
 
 use super::dests::{self, Placed};
-use super::geometry::{self, Matrix};
+use crate::geometry::{self, Matrix};
 use crate::pages::{self, Tree};
 use crate::{ToolError, Written, io};
 

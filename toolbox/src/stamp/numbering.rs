@@ -6,7 +6,7 @@ use std::path::Path;
 use super::Numbering;
 use super::content::{self, Resource, Stamper};
 use super::font::Font;
-use super::geometry::Frame;
+use super::geometry::{self, Frame};
 use crate::{ToolError, Written, io, pages};
 
 /// The widest zero padding: 20 digits hold any number printed.
@@ -64,7 +64,13 @@ pub fn number_pages(
         let frame = Frame::of(&doc, page);
         let names = stamper.add_resources(&mut doc, page, &resources);
         let width = font.width(&text) * size;
-        let (x, y) = frame.place(numbering.position, width, height, numbering.margin.into());
+        let (x, y) = geometry::place(
+            &frame,
+            numbering.position,
+            width,
+            height,
+            numbering.margin.into(),
+        );
         let operators = super::text_operators(
             &names[0],
             size,
@@ -72,7 +78,7 @@ pub fn number_pages(
             (x, y - descent * size),
             &font.show(&text),
         );
-        let stream = format!("q\n{}{operators}Q\n", frame.cm());
+        let stream = format!("q\n{}{operators}Q\n", geometry::cm(&frame));
         stamper.add_content(&mut doc, page.id, stream, false);
     }
     io::save(&mut doc, output)?;

@@ -7,7 +7,7 @@ use lopdf::{Dictionary, Document, Object, ObjectId, Stream, dictionary};
 
 use super::content::{self, Resource, Stamper};
 use super::font::Font;
-use super::geometry::{Frame, matrix_cm, number};
+use super::geometry::{self, Frame, matrix_cm, number};
 use super::picture::Picture;
 use super::{Mark, Watermark};
 use crate::{ToolError, Written, io, pages};
@@ -68,12 +68,16 @@ pub fn watermark(input: &Path, watermark: &Watermark, output: &Path) -> Result<W
         let centres = match watermark.position {
             Some(position) => {
                 let margin = frame.width.min(frame.height) * MARGIN_SHARE;
-                let (x, y) = frame.place(position, turned.0, turned.1, margin);
+                let (x, y) = geometry::place(&frame, position, turned.0, turned.1, margin);
                 vec![(x + turned.0 / 2.0, y + turned.1 / 2.0)]
             }
             None => tiles(&frame, (w, h), (sin, cos), turned),
         };
-        let mut stream = format!("q\n{}{} gs\n", frame.cm(), content::name(&names[0]));
+        let mut stream = format!(
+            "q\n{}{} gs\n",
+            geometry::cm(&frame),
+            content::name(&names[0])
+        );
         for (x, y) in centres {
             // Scaled, centred on the origin, turned, then moved to its centre.
             let matrix = [

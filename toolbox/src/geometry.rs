@@ -1,6 +1,7 @@
-//! Boxes and matrices: a page's visible box (its CropBox within its MediaBox) as a reader
-//! displays it, turned by /Rotate, and the affine maps that take a page's user space onto a
-//! sheet.
+//! Boxes and matrices shared by the tools that draw on pages (stamps, layout, flatten, images
+//! to PDF): a page's visible box (its CropBox within its MediaBox) as a reader displays it,
+//! turned by /Rotate, the affine maps between spaces, and numbers as content streams write
+//! them.
 
 use std::fmt::Write as _;
 
@@ -197,9 +198,14 @@ pub fn real(value: f64) -> Object {
 
 /// A `cm` operator for `m`.
 pub fn cm(m: Matrix) -> String {
+    cm_to(m, 6)
+}
+
+/// A `cm` operator for `m`, its numbers with at most `decimals` decimals.
+pub fn cm_to(m: Matrix, decimals: usize) -> String {
     let mut out = String::new();
     for value in m {
-        out.push_str(&number(value));
+        out.push_str(&number_to(value, decimals));
         out.push(' ');
     }
     out.push_str("cm");
@@ -208,9 +214,14 @@ pub fn cm(m: Matrix) -> String {
 
 /// A number as content streams write it: at most 6 decimals, no exponent, no "-0".
 pub fn number(value: f64) -> String {
+    number_to(value, 6)
+}
+
+/// As [`number`], with at most `decimals` decimals; anything not finite is 0.
+pub fn number_to(value: f64, decimals: usize) -> String {
     let value = if value.is_finite() { value } else { 0.0 };
     let mut text = String::new();
-    let _ = write!(text, "{value:.6}");
+    let _ = write!(text, "{value:.decimals$}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
     match text {
         "-0" | "" => "0".into(),
