@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs what Quire needs to build and run on a Debian machine, idempotently: Debian packages
-# (clamd, protoc, Tesseract, qpdf, cmake and nasm for the bundled libjpeg-turbo, nodejs and npm),
-# the PDFium library from the pypdfium2 wheel and Swagger UI (npm, http-edge/web), which the
-# binary embeds for its API documentation page. With --tests, also what the tests need: chromium
-# and playwright-core (tests/web) for the browser tests, the test tools (buf, grpcio,
-# schemathesis) in .cache/venv
+# (clamd, protoc, Tesseract, qpdf, cmake and nasm for the bundled libjpeg-turbo, nodejs and npm,
+# LibreOffice and Chromium for the toolbox's conversions), the PDFium library from the pypdfium2
+# wheel and Swagger UI and pdf.js (npm, http-edge/web), which the binary embeds. With --tests,
+# also what the tests need: playwright-core (tests/web) for the browser tests, poppler-utils,
+# the test tools (buf, grpcio, schemathesis, pikepdf) in .cache/venv
 # and the PDF corpora (scripts/fetch_corpus.py): pypdf's and pikepdf's test PDFs in
 # .cache/pdf-corpus, real-world PDFs of varied producers in .cache/compress-corpus for the
 # compression benchmark. With --corpus, the base and the corpora only (scripts/bench.sh process).
@@ -40,13 +40,22 @@ python3 -m venv --help >/dev/null 2>&1 || need_apt=1
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt=1
 # Node's own installs (nodesource, nvm) come with npm; Debian splits them.
 base_packages="$(command -v node >/dev/null && command -v npm >/dev/null || echo nodejs npm)"
+# The toolbox's warm engines: LibreOffice (office to PDF, through Debian's UNO bindings for
+# python3) with the Liberation fonts, metric-compatible with Arial, Times and Courier, and
+# Chromium (HTML and Markdown to PDF; also the browser tests' browser).
+[ -x /usr/lib/libreoffice/program/soffice.bin ] || need_apt=1
+/usr/bin/python3 -c "import uno" >/dev/null 2>&1 || need_apt=1
+command -v chromium >/dev/null 2>&1 || need_apt=1
+[ -f /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf ] || need_apt=1
+base_packages="$base_packages libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno chromium fonts-liberation2"
 # The browser tests of the web interface: Debian's chromium driven by playwright-core (npm).
 test_packages=""
 if [ "$tests" = 1 ]; then
-  for cmd in chromium node npm curl; do
+  # pdfsig (poppler) and openssl: the sign tool's verifier and the tests' certificates.
+  for cmd in node npm curl pdfsig openssl; do
     command -v "$cmd" >/dev/null 2>&1 || need_apt=1
   done
-  test_packages="chromium curl"
+  test_packages="curl poppler-utils openssl"
   # Fonts the compression quality test embeds (a TrueType and a Type 1 program).
   [ -f /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || need_apt=1
   [ -f /usr/share/fonts/type1/urw-base35/NimbusSans-Regular.t1 ] || need_apt=1
@@ -114,6 +123,15 @@ if [ "$corpus" = 1 ]; then
     python3 "$root/scripts/fetch_corpus.py" compress-corpus "$compress_dir" "$corpus_dir"
     touch "$compress_dir/.done"
   fi
+  # Office documents from the source distributions of python-docx, python-pptx and odfpy, for
+  # the office-to-PDF tests and bench (QUIRE_OFFICE_CORPUS).
+  office_dir="$cache/office-corpus"
+  if [ ! -f "$office_dir/.done" ]; then
+    echo "setup: fetching the office corpus"
+    rm -rf "$office_dir"
+    "$root/scripts/corpus/office.sh" "$office_dir"
+    touch "$office_dir/.done"
+  fi
 fi
 
 if [ "$tests" = 0 ]; then
@@ -121,10 +139,12 @@ if [ "$tests" = 0 ]; then
   exit 0
 fi
 
-if [ ! -x "$cache/venv/bin/buf" ] || ! "$cache/venv/bin/python" -c "import grpc_tools, grpc_status, grpc_reflection, schemathesis" 2>/dev/null; then
+# Installed again whenever the pinned list changes.
+if [ ! -x "$cache/venv/bin/buf" ] || [ ! "$cache/venv/.installed" -nt "$root/scripts/requirements-dev.txt" ]; then
   echo "setup: installing test tools into .cache/venv"
   python3 -m venv "$cache/venv"
   "$cache/venv/bin/pip" install -q -r "$root/scripts/requirements-dev.txt"
+  touch "$cache/venv/.installed"
 fi
 if [ ! -d "$root/tests/web/node_modules/playwright-core" ]; then
   echo "setup: installing playwright-core into tests/web"

@@ -39,6 +39,10 @@ pub const KNOWN_ENV: &[&str] = &[
     "QUIRE_WORKER_MEMORY",
     "QUIRE_JOB_TIMEOUT",
     "QUIRE_JOB_QUEUE",
+    "QUIRE_OFFICE_DIR",
+    "QUIRE_OFFICE_PYTHON",
+    "QUIRE_CHROMIUM",
+    "QUIRE_PREWARM",
     "QUIRE_PDFIUM_LIB",
     "QUIRE_TESSDATA",
     "QUIRE_MAX_PIXELS",
@@ -181,6 +185,28 @@ pub struct CoreConfig {
     /// Tesseract's tessdata folder; default: $TESSDATA_PREFIX, else Debian's.
     #[arg(long, env = "QUIRE_TESSDATA")]
     pub tessdata: Option<PathBuf>,
+
+    /// LibreOffice's program folder, for office to PDF.
+    #[arg(
+        long,
+        env = "QUIRE_OFFICE_DIR",
+        default_value = "/usr/lib/libreoffice/program"
+    )]
+    pub office_dir: PathBuf,
+
+    /// A Python with LibreOffice's UNO bindings (Debian's python3-uno).
+    #[arg(long, env = "QUIRE_OFFICE_PYTHON", default_value = "/usr/bin/python3")]
+    pub office_python: PathBuf,
+
+    /// Chromium's binary, for HTML and Markdown to PDF (not Debian's /usr/bin/chromium
+    /// wrapper script, which adds flags and API keys from /etc/chromium.d).
+    #[arg(long, env = "QUIRE_CHROMIUM", default_value = "/usr/lib/chromium/chromium")]
+    pub chromium: PathBuf,
+
+    /// Warm engines each worker starts with itself rather than at their first job: `office`,
+    /// `html`, comma-separated (each costs 100-200 MB per worker while idle).
+    #[arg(long, env = "QUIRE_PREWARM", value_delimiter = ',')]
+    pub prewarm: Vec<String>,
 
     /// Largest image or rendered page, in pixels; larger is refused with 400 (a decompression
     /// bomb costs nothing).

@@ -98,7 +98,7 @@ fn processing(config: &CoreConfig) -> anyhow::Result<process::Processing> {
         None => std::env::current_exe()
             .map_err(|e| anyhow::anyhow!("cannot find the running binary for workers: {e}"))?,
     };
-    let worker_flags = vec![
+    let mut worker_flags = vec![
         "--pdfium-lib".into(),
         pdfium_lib.into_os_string(),
         "--tessdata".into(),
@@ -107,7 +107,21 @@ fn processing(config: &CoreConfig) -> anyhow::Result<process::Processing> {
         config.worker_memory.to_string().into(),
         "--preload-lang".into(),
         ocr::languages::DEFAULT_LANG.into(),
+        "--job-timeout".into(),
+        config.job_timeout().as_secs().to_string().into(),
+        "--office-dir".into(),
+        config.office_dir.clone().into_os_string(),
+        "--office-python".into(),
+        config.office_python.clone().into_os_string(),
+        "--chromium".into(),
+        config.chromium.clone().into_os_string(),
+        "--engine-dir".into(),
+        config.data_dir.join("engines").into_os_string(),
     ];
+    if !config.prewarm.is_empty() {
+        worker_flags.push("--prewarm".into());
+        worker_flags.push(config.prewarm.join(",").into());
+    }
     let pool = workers::WorkerPool::new(workers::PoolSettings {
         program,
         args: vec!["worker".into()],

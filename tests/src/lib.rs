@@ -17,6 +17,7 @@ use tokio::{net::TcpListener, sync::watch};
 pub use quire_proto::v1;
 
 pub mod compress_fixtures;
+pub mod documents;
 pub mod pdf_check;
 pub mod pdf_fixtures;
 mod requests;

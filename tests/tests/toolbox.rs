@@ -137,6 +137,16 @@ both_databases!(bad_input_gets_the_api_errors, |db| {
         .await
         .unwrap_err();
     assert_eq!(reason(&virus), "virus-found");
+    // A real PDF carrying the test signature: the tool runs while clamd reads it, and what it
+    // made is thrown away.
+    let mut infected = labelled("Infected", 1);
+    infected.extend_from_slice(b"\n");
+    infected.extend_from_slice(&eicar());
+    let virus = toolbox
+        .run(rotate(""), &[("infected.pdf", infected)])
+        .await
+        .unwrap_err();
+    assert_eq!(reason(&virus), "virus-found", "{virus:?}");
     let text = toolbox
         .run(rotate(""), &[("notes.pdf", b"just some text".to_vec())])
         .await

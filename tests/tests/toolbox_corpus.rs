@@ -110,6 +110,25 @@ fn tools() -> Vec<(&'static str, Tool)> {
                 })),
             }),
         ),
+        (
+            "sign",
+            Tool::Sign(v1::SignOptions {
+                appearance: Some(v1::sign_options::Appearance::Text("Ada Lovelace".into())),
+                placement: Some(v1::SignPlacement {
+                    page: 1,
+                    x: 0.6,
+                    y: 0.85,
+                    width: 0.3,
+                }),
+                ..Default::default()
+            }),
+        ),
+        (
+            "fill-form",
+            Tool::FillForm(v1::FillFormOptions {
+                action: Some(v1::fill_form_options::Action::List(true)),
+            }),
+        ),
     ]
 }
 

@@ -17,6 +17,7 @@
 mod dests;
 mod extract;
 pub mod extract_images;
+pub mod fill_form;
 pub mod flatten;
 mod forms;
 mod geometry;
@@ -34,6 +35,7 @@ mod refs;
 mod rotate;
 pub mod sanitize;
 pub mod security;
+pub mod sign;
 mod source;
 mod split;
 pub mod stamp;

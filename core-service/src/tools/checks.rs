@@ -3,9 +3,10 @@
 //! worker's to check.
 
 use quire_proto::v1::{
-    CropMargins, CropOptions, ImagesToPdfOptions, MetadataOptions, NUp, OrganizeOptions,
-    PdfToJpgOptions, ProtectOptions, RemoveBlankOptions, RotateOptions, SplitOptions, ToolOptions,
-    UnlockOptions, WatermarkOptions, crop_options, split_options, tool_options::Tool,
+    CropMargins, CropOptions, FillFormOptions, HtmlToPdfOptions, ImagesToPdfOptions,
+    MetadataOptions, NUp, OrganizeOptions, Paper, PdfToJpgOptions, ProtectOptions,
+    RemoveBlankOptions, RotateOptions, SignOptions, SignPlacement, SplitOptions, ToolOptions,
+    UnlockOptions, WatermarkOptions, crop_options, sign_options, split_options, tool_options::Tool,
 };
 
 use crate::error::{ApiError, ApiResult};
@@ -47,6 +48,13 @@ pub fn check(options: &ToolOptions, files: usize) -> ApiResult<Shape> {
         Tool::Flatten(_) => ("flatten", 1..=1, false),
         Tool::Repair(_) => ("repair", 1..=1, false),
         Tool::Crop(_) => ("crop", 1..=1, false),
+        Tool::Sign(sign) => {
+            let files = sign_files(sign);
+            ("sign", files..=files, false)
+        }
+        Tool::FillForm(_) => ("fill-form", 1..=1, false),
+        Tool::OfficeToPdf(_) => ("office-to-pdf", 1..=1, false),
+        Tool::HtmlToPdf(_) => ("html-to-pdf", 1..=1, false),
     };
     if !inputs.contains(&files) {
         return Err(ApiError::invalid(match slug {
@@ -63,6 +71,32 @@ pub fn check(options: &ToolOptions, files: usize) -> ApiResult<Shape> {
                     inputs.end()
                 )
             }
+            "sign" => {
+                let (image, certificate) = match tool {
+                    Tool::Sign(sign) => (
+                        matches!(sign.appearance, Some(sign_options::Appearance::Image(_))),
+                        sign.certificate,
+                    ),
+                    _ => (false, false),
+                };
+                format!(
+                    "sign takes the PDF{}{}; got {files} files",
+                    if image {
+                        ", then the signature image"
+                    } else {
+                        ""
+                    },
+                    if certificate {
+                        ", then the certificate (.p12 or .pfx)"
+                    } else {
+                        ""
+                    },
+                )
+            }
+            "office-to-pdf" => format!("office to PDF takes one document, got {files}"),
+            "html-to-pdf" => format!(
+                "HTML to PDF takes one HTML or Markdown file, or a ZIP of a site; got {files}"
+            ),
             _ => format!("{slug} takes one PDF, got {files}"),
         }));
     }
@@ -70,9 +104,32 @@ pub fn check(options: &ToolOptions, files: usize) -> ApiResult<Shape> {
     Ok(Shape { zip, slug })
 }
 
+/// Sign's files: the PDF, the signature image when there is one, the certificate when
+/// signing digitally.
+pub fn sign_files(sign: &SignOptions) -> usize {
+    1 + usize::from(matches!(
+        sign.appearance,
+        Some(sign_options::Appearance::Image(_))
+    )) + usize::from(sign.certificate)
+}
+
 /// The values each tool's options may take, where no document is needed to tell.
 fn shape_of(tool: &Tool) -> ApiResult<()> {
     match tool {
+        Tool::Sign(sign) => sign_shape(sign),
+        Tool::FillForm(FillFormOptions { action: None }) => Err(ApiError::invalid(
+            "choose list to read the form's fields, or fill with their values",
+        )),
+        Tool::HtmlToPdf(HtmlToPdfOptions {
+            margin_mm, scale, ..
+        }) if margin_mm.is_some_and(|m| !(0.0..=50.0).contains(&m))
+            || *scale != 0.0 && !(0.1..=2.0).contains(scale) =>
+        {
+            Err(ApiError::invalid(format!(
+                "margins go from 0 to 50 mm and the scale from 0.1 to 2, got {} mm and {scale}",
+                margin_mm.unwrap_or_default()
+            )))
+        }
         Tool::Split(SplitOptions { mode }) => match mode {
             None => Err(ApiError::invalid(
                 "choose how to split: page ranges, every N pages, or at each bookmark",
@@ -119,6 +176,14 @@ fn shape_of(tool: &Tool) -> ApiResult<()> {
             "choose how to crop: margins, trim to the content, fit to a paper size, or pages per sheet",
         )),
         Tool::Crop(CropOptions {
+            mode: Some(crop_options::Mode::Fit(paper) | crop_options::Mode::NUp(NUp { paper, .. })),
+        }) if ![Paper::Unspecified, Paper::A4, Paper::Letter]
+            .map(|p| p as i32)
+            .contains(paper) =>
+        {
+            Err(ApiError::invalid("crop fits pages to A4 or Letter paper"))
+        }
+        Tool::Crop(CropOptions {
             mode: Some(crop_options::Mode::NUp(NUp { per_sheet, .. })),
         }) if ![2, 4].contains(per_sheet) => Err(ApiError::invalid(format!(
             "2 or 4 pages per sheet, got {per_sheet}"
@@ -160,6 +225,55 @@ fn shape_of(tool: &Tool) -> ApiResult<()> {
         }
         _ => Ok(()),
     }
+}
+
+fn sign_shape(sign: &SignOptions) -> ApiResult<()> {
+    let SignOptions {
+        appearance,
+        placement,
+        certificate,
+        certificate_password: _,
+        reason,
+        location,
+        contact,
+    } = sign;
+    if appearance.is_none() && !certificate {
+        return Err(ApiError::invalid(
+            "choose a visible signature (an image or a typed name), a certificate, or both",
+        ));
+    }
+    match appearance {
+        Some(sign_options::Appearance::Image(false)) => {
+            return Err(ApiError::invalid(
+                "image must be true to sign with an image",
+            ));
+        }
+        Some(sign_options::Appearance::Text(text)) if text.trim().is_empty() => {
+            return Err(ApiError::invalid("type the name to sign with"));
+        }
+        Some(sign_options::Appearance::Text(text)) if text.chars().count() > 200 => {
+            return Err(ApiError::invalid(
+                "the typed signature is longer than 200 characters",
+            ));
+        }
+        _ => {}
+    }
+    if let Some(SignPlacement { x, y, width, .. }) = placement
+        && (!(0.0..=1.0).contains(x) || !(0.0..=1.0).contains(y) || !(0.0..=1.0).contains(width))
+    {
+        return Err(ApiError::invalid(format!(
+            "the signature's place is given in shares of the page from 0 to 1, got x {x}, y {y}, width {width}"
+        )));
+    }
+    if [reason, location, contact]
+        .iter()
+        .any(|t| t.chars().count() > 500)
+    {
+        return Err(ApiError::invalid(
+            "reason, location and contact take at most 500 characters each",
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! A toolbox request's inputs: the options, then each file staged on disk for the workers and
-//! scanned by the antivirus on the way in, as uploads are. Nothing is processed until every
-//! file is in and clean.
+//! scanned by the antivirus on the way in, as uploads are. clamd's verdict on a file comes
+//! after its last byte; the tool runs meanwhile (in a worker, which is where untrusted input
+//! is read anyway), and its result is handed back only once every verdict says clean.
 
 use bytes::Bytes;
 use futures::{Stream, StreamExt};
@@ -14,8 +15,9 @@ use crate::{
     error::{ApiError, ApiResult},
     files::tee::ScanTee,
     process::staged::{self, StagedInput},
-    scan::{self, Verdict},
+    scan::{self, ScanError, Verdict},
 };
+use tokio::task::JoinHandle;
 
 /// Files one call may bring (merge is the only tool that takes more than one).
 pub const MAX_FILES: usize = 50;
@@ -26,8 +28,35 @@ pub struct Input {
     pub filename: String,
 }
 
-/// Reads the options message, then every file.
-pub async fn receive<S>(core: &Core, stream: S) -> ApiResult<(ToolOptions, Vec<Input>)>
+/// clamd's verdicts still to come, one per input.
+pub struct Verdicts(Vec<(String, JoinHandle<Result<Verdict, ScanError>>)>);
+
+impl Verdicts {
+    /// Waits for every verdict: the first infected file, or a failed scan, is the error.
+    pub async fn clean(self) -> ApiResult<()> {
+        for (filename, verdict) in self.0 {
+            let verdict = verdict
+                .await
+                .map_err(|e| scan::unavailable(ScanError::Refused(e.to_string())))?;
+            match verdict.map_err(scan::unavailable)? {
+                Verdict::Clean => {}
+                Verdict::Infected(signature) => {
+                    tracing::warn!(signature, "toolbox input rejected by antivirus");
+                    return Err(ApiError::new(
+                        ErrorCode::VirusFound,
+                        format!(
+                            "the antivirus found {signature} in {filename}; nothing was made                              from it: use a clean file"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads the options message, then every file; their verdicts follow.
+pub async fn receive<S>(core: &Core, stream: S) -> ApiResult<(ToolOptions, Vec<Input>, Verdicts)>
 where
     S: Stream<Item = ApiResult<RunToolRequest>> + Send,
 {
@@ -42,6 +71,7 @@ where
         }
     };
     let mut inputs = Vec::new();
+    let mut verdicts = Vec::new();
     let mut total = 0u64;
     while let Some(message) = stream.next().await.transpose()? {
         let filename = match message.payload {
@@ -77,7 +107,8 @@ where
                 _ => None,
             })
         });
-        let staged = stage_scanned(core, &filename, chunks).await?;
+        let (staged, verdict) = stage_scanned(core, chunks).await?;
+        verdicts.extend(verdict.map(|v| (filename.clone(), v)));
         total += staged.size;
         if total > core.config.max_upload_size {
             return Err(ApiError::new(
@@ -96,21 +127,26 @@ where
             "no file came with the options: add the PDF to work on",
         ));
     }
-    Ok((options, inputs))
+    Ok((options, inputs, Verdicts(verdicts)))
 }
 
-/// Stages one file while clamd reads the same chunks.
-async fn stage_scanned<S>(core: &Core, filename: &str, chunks: S) -> ApiResult<StagedInput>
+/// Stages one file while clamd reads the same chunks; the verdict, when a scanner is set,
+/// comes in the task returned.
+async fn stage_scanned<S>(
+    core: &Core,
+    chunks: S,
+) -> ApiResult<(StagedInput, Option<JoinHandle<Result<Verdict, ScanError>>>)>
 where
     S: Stream<Item = ApiResult<Bytes>> + Send,
 {
     let Some(scanner) = &core.scanner else {
-        return staged::stage(
+        let staged = staged::stage(
             &core.processing.staging,
             core.config.max_upload_size,
             chunks,
         )
-        .await;
+        .await?;
+        return Ok((staged, None));
     };
     let mut tee = ScanTee::start(scanner.start().await.map_err(scan::unavailable)?);
     let chunks = futures::stream::unfold(
@@ -132,17 +168,5 @@ where
         chunks,
     )
     .await?;
-    match tee.finish().await.map_err(scan::unavailable)? {
-        Verdict::Clean => Ok(staged),
-        Verdict::Infected(signature) => {
-            tracing::warn!(signature, "toolbox input rejected by antivirus");
-            Err(ApiError::new(
-                ErrorCode::VirusFound,
-                format!(
-                    "the antivirus found {signature} in {filename}; it was not processed: use a \
-                     clean file"
-                ),
-            ))
-        }
-    }
+    Ok((staged, Some(tokio::spawn(tee.finish()))))
 }

@@ -1,19 +1,21 @@
 //! The web toolbox on the core: inputs staged and scanned (`intake`), the options' shape
-//! checked (`checks`), the tool run in a worker process with its time and memory limits, and
-//! the result, one PDF or a ZIP of several (`package`), streamed back.
+//! (`checks`) and the inputs' kinds (`inputs`) checked, the tool run in a worker process with
+//! its time and memory limits, and the result, one PDF or a ZIP of several (`package`),
+//! streamed back.
 
 mod checks;
+mod inputs;
 pub mod intake;
 mod package;
 
 use quire_proto::v1::{ToolOptions, ToolSummary};
 
 use crate::{
-    error::{ApiError, ApiResult},
-    process::{ByteStream, InputKind, Processing, sniff, unexpected_answer},
+    error::ApiResult,
+    process::{ByteStream, Processing, unexpected_answer},
     workers::protocol::{Answer, Job, Task, Tool, Tooled},
 };
-use intake::Input;
+use intake::{Input, Verdicts};
 
 pub struct ToolResult {
     pub summary: ToolSummary,
@@ -24,49 +26,47 @@ pub async fn run(
     processing: &Processing,
     options: ToolOptions,
     inputs: Vec<Input>,
+    verdicts: Verdicts,
 ) -> ApiResult<ToolResult> {
-    let shape = checks::check(&options, inputs.len())?;
-    for (index, input) in inputs.iter().enumerate() {
-        let kind = sniff(&input.staged.head);
-        // Watermark's second file is the image it stamps; images to PDF takes only images.
-        let image_mark = shape.slug == "watermark" && index == 1;
-        let images = shape.slug == "images-to-pdf";
-        let fits = match kind {
-            Ok(InputKind::Pdf) => !image_mark && !images,
-            Ok(InputKind::Image) => image_mark || images,
-            Ok(InputKind::Tiff) => images,
-            Err(_) => false,
-        };
-        if !fits {
-            return Err(ApiError::new(
-                quire_proto::ErrorCode::UnsupportedFileType,
-                if images {
-                    format!(
-                        "{} is not a JPEG, PNG, WebP, TIFF or BMP image",
-                        input.filename
-                    )
-                } else if image_mark {
-                    format!("{} is not a PNG or JPEG image", input.filename)
-                } else {
-                    format!("{} is not a PDF: this tool takes PDFs", input.filename)
-                },
-            ));
+    let checked = checks::check(&options, inputs.len()).and_then(|shape| {
+        inputs::check(&options, &inputs)?;
+        Ok(shape)
+    });
+    let shape = match checked {
+        Ok(shape) => shape,
+        Err(err) => {
+            // A virus is what the user must hear about, even in a file of the wrong kind.
+            verdicts.clean().await?;
+            return Err(err);
         }
-    }
+    };
     let workdir = package::WorkDir::create(&processing.staging).await?;
     let stem = stem(&inputs[0].filename);
-    let answer = processing
-        .run(Job {
-            task: Some(Task::Tool(Tool {
-                inputs: inputs.iter().map(|i| i.staged.path()).collect(),
-                titles: inputs.iter().map(|i| title(&i.filename)).collect(),
-                output_dir: workdir.path(),
-                stem: stem.clone(),
-                options: Some(options),
-                max_pixels: processing.max_pixels,
-            })),
-        })
-        .await?;
+    let started = std::time::Instant::now();
+    let job = processing.run(Job {
+        task: Some(Task::Tool(Tool {
+            inputs: inputs.iter().map(|i| i.staged.path()).collect(),
+            titles: inputs.iter().map(|i| title(&i.filename)).collect(),
+            output_dir: workdir.path(),
+            stem: stem.clone(),
+            options: Some(options),
+            max_pixels: processing.max_pixels,
+        })),
+    });
+    // The tool runs while clamd finishes; its result goes back only if every input is clean.
+    let (answer, clean) = tokio::join!(job, async {
+        let verdicts = verdicts.clean().await;
+        (verdicts, started.elapsed())
+    });
+    let (clean, scanned) = clean;
+    tracing::debug!(
+        tool = shape.slug,
+        scan_ms = scanned.as_millis() as u64,
+        total_ms = started.elapsed().as_millis() as u64,
+        "tool ran beside the scan"
+    );
+    clean?;
+    let answer = answer?;
     drop(inputs);
     let Answer::Tooled(Tooled { files, notes }) = answer else {
         return Err(unexpected_answer());

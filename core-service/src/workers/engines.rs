@@ -8,6 +8,7 @@ use super::protocol::{
     Answer, Compress, Compressed, Failure, FailureKind, Inspect, Job, Ocr, Page, Render, Source,
     Task, Text,
 };
+use super::toolbox::{Converters, EngineSettings};
 use quire_compress as compress;
 
 use crate::{
@@ -25,25 +26,27 @@ pub struct Engines {
     pdfium_lib: PathBuf,
     pdfium: Option<Pdfium>,
     tesseract: Tesseract,
+    converters: Converters,
 }
 
 impl Engines {
-    pub fn new(pdfium_lib: PathBuf, tessdata: PathBuf) -> Self {
+    pub fn new(pdfium_lib: PathBuf, tessdata: PathBuf, settings: EngineSettings) -> Self {
         Self {
             pdfium_lib,
             pdfium: None,
             tesseract: Tesseract::new(tessdata),
+            converters: Converters::new(settings),
         }
     }
 
-    pub fn preload(&mut self, lang: Option<&str>) -> anyhow::Result<()> {
+    pub fn preload(&mut self, lang: Option<&str>, engines: &[String]) -> anyhow::Result<()> {
         self.pdfium().map_err(|f| anyhow::anyhow!(f.message))?;
         if let Some(lang) = lang {
             self.tesseract
                 .preload(lang)
                 .map_err(|f| anyhow::anyhow!(f.message))?;
         }
-        Ok(())
+        self.converters.prewarm(engines)
     }
 
     pub fn run(&mut self, job: Job) -> Answer {
@@ -52,21 +55,27 @@ impl Engines {
             Some(Task::Render(render)) => self.render(render),
             Some(Task::Ocr(ocr)) => self.ocr(ocr),
             Some(Task::Compress(compress)) => self.compress(compress),
-            Some(Task::Tool(tool)) => super::toolbox::run(tool, || self.pdfium()),
+            Some(Task::Tool(tool)) => {
+                let Engines {
+                    pdfium_lib,
+                    pdfium,
+                    converters,
+                    ..
+                } = self;
+                super::toolbox::run(tool, || load_pdfium(pdfium_lib, pdfium), converters)
+            }
             None => Err(Failure::new(FailureKind::Engine, "empty job")),
         };
         result.unwrap_or_else(Answer::Failure)
     }
 
+    /// Called between jobs, once the answer is sent.
+    pub fn idle(&mut self) {
+        self.converters.idle();
+    }
+
     fn pdfium(&mut self) -> Result<&Pdfium, Failure> {
-        if self.pdfium.is_none() {
-            let bound = pdf::pdfium::bind(&self.pdfium_lib)
-                .map_err(|e| Failure::new(FailureKind::Engine, e.to_string()))?;
-            self.pdfium = Some(bound);
-        }
-        self.pdfium
-            .as_ref()
-            .ok_or_else(|| Failure::new(FailureKind::Engine, "PDFium is not loaded"))
+        load_pdfium(&self.pdfium_lib, &mut self.pdfium)
     }
 
     fn inspect(&mut self, Inspect { path, source }: Inspect) -> Result<Answer, Failure> {
@@ -156,6 +165,17 @@ impl Engines {
             .map_err(compress_failure)?;
         Ok(Answer::Compressed(Compressed { size }))
     }
+}
+
+/// PDFium, bound at its first use.
+fn load_pdfium<'a>(lib: &Path, slot: &'a mut Option<Pdfium>) -> Result<&'a Pdfium, Failure> {
+    if slot.is_none() {
+        let bound =
+            pdf::pdfium::bind(lib).map_err(|e| Failure::new(FailureKind::Engine, e.to_string()))?;
+        *slot = Some(bound);
+    }
+    slot.as_ref()
+        .ok_or_else(|| Failure::new(FailureKind::Engine, "PDFium is not loaded"))
 }
 
 fn compress_failure(err: compress::CompressError) -> Failure {

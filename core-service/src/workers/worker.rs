@@ -4,7 +4,8 @@
 use std::{
     io::{self, BufReader, BufWriter},
     panic::{AssertUnwindSafe, catch_unwind},
-    path::PathBuf,
+    path::{Path, PathBuf},
+    time::Duration,
 };
 
 use clap::Args;
@@ -12,6 +13,7 @@ use clap::Args;
 use super::{
     engines::Engines,
     protocol::{self, Answer, Failure, FailureKind, Job, Outcome},
+    toolbox::EngineSettings,
 };
 
 #[derive(Args, Clone, Debug)]
@@ -26,6 +28,23 @@ pub struct WorkerArgs {
     /// Tesseract language to load before the first job.
     #[arg(long)]
     pub preload_lang: Option<String>,
+    /// The pool's time limit of one job, in seconds.
+    #[arg(long, default_value_t = 120)]
+    pub job_timeout: u64,
+    /// LibreOffice's program folder (soffice.bin).
+    #[arg(long, default_value = "/usr/lib/libreoffice/program")]
+    pub office_dir: PathBuf,
+    /// A Python that has LibreOffice's UNO bindings.
+    #[arg(long, default_value = "/usr/bin/python3")]
+    pub office_python: PathBuf,
+    #[arg(long, default_value = "/usr/lib/chromium/chromium")]
+    pub chromium: PathBuf,
+    /// Where the warm engines keep their profiles; each worker uses `<dir>/<pid>`.
+    #[arg(long)]
+    pub engine_dir: PathBuf,
+    /// Engines to start with the worker instead of at their first job (`office`, `html`).
+    #[arg(long, value_delimiter = ',')]
+    pub prewarm: Vec<String>,
 }
 
 pub fn run(args: WorkerArgs) -> anyhow::Result<()> {
@@ -37,8 +56,16 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<()> {
     if args.memory_limit > 0 {
         limit_memory(args.memory_limit)?;
     }
-    let mut engines = Engines::new(args.pdfium_lib, args.tessdata);
-    engines.preload(args.preload_lang.as_deref())?;
+    let settings = EngineSettings {
+        office_dir: args.office_dir,
+        office_python: args.office_python,
+        chromium: args.chromium,
+        profiles: profiles(&args.engine_dir),
+        job_timeout: Duration::from_secs(args.job_timeout.max(1)),
+        memory: args.memory_limit,
+    };
+    let mut engines = Engines::new(args.pdfium_lib, args.tessdata, settings);
+    engines.preload(args.preload_lang.as_deref(), &args.prewarm)?;
     let mut input = BufReader::new(io::stdin().lock());
     let mut output = BufWriter::new(io::stdout().lock());
     // An outcome without an answer: "engines loaded, ready for jobs".
@@ -61,19 +88,42 @@ pub fn run(args: WorkerArgs) -> anyhow::Result<()> {
                 answer: Some(answer),
             },
         )?;
+        engines.idle();
     }
     Ok(())
 }
 
+/// This worker's folder for engine profiles, `<dir>/<pid>`. A worker killed at its time limit
+/// leaves its folder behind: those of workers no longer running are removed here.
+fn profiles(dir: &Path) -> PathBuf {
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let gone = name
+                .to_str()
+                .and_then(|pid| pid.parse::<u32>().ok())
+                .is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists());
+            if gone {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    dir.join(std::process::id().to_string())
+}
+
 /// A job that would need more memory fails its allocation and the worker aborts; the pool
-/// reports that as the input's fault and starts a fresh worker.
+/// reports that as the input's fault and starts a fresh worker. Only the soft limit is set:
+/// the warm engines the worker starts (LibreOffice, Chromium) lift it for themselves, since
+/// Chromium reserves far more address space than it uses, and are bounded by the resident
+/// size of their process tree instead (`quire_convert::process`).
 fn limit_memory(bytes: u64) -> anyhow::Result<()> {
-    use rustix::process::{Resource, Rlimit, setrlimit};
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    let hard = getrlimit(Resource::As).maximum;
     setrlimit(
         Resource::As,
         Rlimit {
-            current: Some(bytes),
-            maximum: Some(bytes),
+            current: Some(hard.map_or(bytes, |hard| hard.min(bytes))),
+            maximum: hard,
         },
     )
     .map_err(|e| anyhow::anyhow!("cannot limit worker memory to {bytes} bytes: {e}"))

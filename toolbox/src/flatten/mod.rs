@@ -68,8 +68,19 @@ pub fn flatten(
     output: &Path,
 ) -> Result<(Written, Flattened), ToolError> {
     let mut doc = io::open(input)?;
-    let tree = pages::walk(&doc)?;
-    let form_resources = forms::acroform(&doc)
+    let (pages, counts) = flatten_document(&mut doc, what)?;
+    io::save(&mut doc, output)?;
+    Ok((Written { pages }, counts))
+}
+
+/// [`flatten`] on a document in memory (the fill-form tool flattens what it filled): the
+/// page count and what was burnt in.
+pub(crate) fn flatten_document(
+    doc: &mut Document,
+    what: Flatten,
+) -> Result<(u32, Flattened), ToolError> {
+    let tree = pages::walk(doc)?;
+    let form_resources = forms::acroform(doc)
         .and_then(|form| form.get(b"DR").ok())
         .cloned();
     let mut run = Run {
@@ -81,19 +92,13 @@ pub fn flatten(
         painter: page::Painter::new(),
     };
     for page in &tree.pages {
-        run.page(&mut doc, page)?;
+        run.page(doc, page)?;
     }
     if !run.removed_widgets.is_empty() {
-        fields::remove(&mut doc, &run.removed_widgets);
+        fields::remove(doc, &run.removed_widgets);
     }
-    io::save(&mut doc, output)?;
     tracing::debug!(counts = ?run.counts, "flattened");
-    Ok((
-        Written {
-            pages: crate::count(tree.pages.len()),
-        },
-        run.counts,
-    ))
+    Ok((crate::count(tree.pages.len()), run.counts))
 }
 
 struct Run {

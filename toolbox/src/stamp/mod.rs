@@ -6,12 +6,12 @@
 //! font, image and transparency objects are shared by every page. Existing streams are never
 //! decoded or rewritten.
 
-mod content;
-mod font;
-mod geometry;
-mod helvetica;
+pub(crate) mod content;
+pub(crate) mod font;
+pub(crate) mod geometry;
+pub(crate) mod helvetica;
 mod numbering;
-mod picture;
+pub(crate) mod picture;
 mod ttf;
 mod watermarking;
 
@@ -134,7 +134,13 @@ fn text_size(size: f32) -> Result<f64, ToolError> {
 /// Operators drawing `shown` (a hex string from `Font::show`) in the font named `font` with its
 /// baseline starting at (x, y). Every text state parameter is set, so that whatever the page's
 /// content leaves behind cannot change how the text looks.
-fn text_operators(font: &[u8], size: f64, rgb: [u8; 3], (x, y): (f64, f64), shown: &str) -> String {
+pub(crate) fn text_operators(
+    font: &[u8],
+    size: f64,
+    rgb: [u8; 3],
+    (x, y): (f64, f64),
+    shown: &str,
+) -> String {
     use geometry::number;
     let [r, g, b] = rgb.map(|c| number(f64::from(c) / 255.0));
     format!(

@@ -3,12 +3,16 @@
 //! password, a PDF without bookmarks) is checked by the engines and comes back as a failure
 //! the user can act on. One file per family of tools.
 
+mod converted;
 mod document;
 mod images;
 mod layout;
 mod pages;
 mod rendered;
+mod signing;
 mod stamp;
+
+pub use converted::{Converters, EngineSettings};
 
 use std::path::{Path, PathBuf};
 
@@ -68,6 +72,7 @@ pub fn run<'a>(
         max_pixels,
     }: Tool,
     pdfium: impl FnOnce() -> Result<&'a Pdfium, Failure>,
+    converters: &mut Converters,
 ) -> Result<Answer, Failure> {
     let options = options
         .and_then(|o| o.tool)
@@ -98,6 +103,8 @@ pub fn run<'a>(
         | Options::Compare(_)
         | Options::Repair(_) => rendered::run(&work, options, pdfium()?)?,
         Options::Crop(_) => layout::run(&work, options, pdfium()?)?,
+        Options::Sign(_) | Options::FillForm(_) => signing::run(&work, options)?,
+        Options::OfficeToPdf(_) | Options::HtmlToPdf(_) => converters.run(&work, options)?,
     };
     Ok(Answer::Tooled(Tooled { files, notes }))
 }
@@ -111,6 +118,21 @@ fn failure(err: ToolError) -> Failure {
         ToolError::Io(_) => FailureKind::Engine,
     };
     Failure::new(kind, err.to_string())
+}
+
+/// Text outside the standard fonts' Latin-1 is drawn in this font, embedded as a subset
+/// (Debian's fonts-dejavu-core, installed by the setup).
+const UNICODE_FONT: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+
+fn unicode_font() -> Option<PathBuf> {
+    Some(PathBuf::from(UNICODE_FONT)).filter(|p| p.exists())
+}
+
+fn note(key: &str, value: impl ToString) -> ToolNote {
+    ToolNote {
+        key: key.to_owned(),
+        value: value.to_string(),
+    }
 }
 
 /// A report written as a JSON file (metadata read, blank-page preview).

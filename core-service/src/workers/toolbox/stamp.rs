@@ -1,21 +1,15 @@
 //! Marks drawn on pages: watermark, page numbers.
 
-use std::path::PathBuf;
-
 use quire_proto::v1::{
     PageNumbersOptions, StampPosition, WatermarkOptions, tool_options::Tool as Options,
 };
 use quire_toolbox::stamp::{self, Mark, Numbering, Position, Watermark};
 
-use super::{Done, Work, failure};
+use super::{Done, Work, failure, unicode_font};
 use crate::workers::protocol::{Failure, FailureKind};
 
-/// Text outside the standard fonts' Latin-1 is drawn in this font, embedded as a subset
-/// (Debian's fonts-dejavu-core, installed by the setup).
-const UNICODE_FONT: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-
 pub fn run(work: &Work, options: Options) -> Result<Done, Failure> {
-    let font = Some(PathBuf::from(UNICODE_FONT)).filter(|p| p.exists());
+    let font = unicode_font();
     match options {
         Options::Watermark(WatermarkOptions {
             text,

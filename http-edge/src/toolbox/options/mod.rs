@@ -1,15 +1,17 @@
 //! The toolbox forms' fields as each tool's typed options. Only the shape is read here; the
 //! core checks the values and the worker checks them against the document.
 
+mod documents;
 mod fields;
 
 use quire_proto::v1::{
     CompareOptions, CropAuto, CropMargins, CropOptions, ExtractImagesOptions, FlattenOptions,
-    ImagesOrientation, ImagesPageSize, ImagesToPdfOptions, MergeOptions, MetadataEdit,
-    MetadataOptions, NUp, OrganizeOptions, PageImageFormat, PageNumbersOptions, PageSlot, Paper,
-    PdfToJpgOptions, ProtectOptions, RemoveBlankOptions, RepairOptions, RotateOptions,
-    SanitizeOptions, SplitOptions, ToolOptions, UnlockOptions, WatermarkOptions, crop_options,
-    metadata_options::Action, page_slot, split_options, tool_options::Tool,
+    HtmlToPdfOptions, ImagesOrientation, ImagesPageSize, ImagesToPdfOptions, MergeOptions,
+    MetadataEdit, MetadataOptions, NUp, OfficeToPdfOptions, OrganizeOptions, PageImageFormat,
+    PageNumbersOptions, PageSlot, Paper, PdfToJpgOptions, ProtectOptions, RemoveBlankOptions,
+    RepairOptions, RotateOptions, SanitizeOptions, SplitOptions, ToolOptions, UnlockOptions,
+    WatermarkOptions, crop_options, metadata_options::Action, page_slot, split_options,
+    tool_options::Tool,
 };
 
 use crate::{multipart::Fields, problem::Problem};
@@ -69,6 +71,22 @@ pub fn fields(slug: &str) -> Option<&'static [&'static str]> {
         "crop" => &[
             "mode", "top", "right", "bottom", "left", "pages", "padding", "paper", "perSheet",
         ],
+        "sign" => &[
+            "appearance",
+            "text",
+            "page",
+            "x",
+            "y",
+            "width",
+            "certificate",
+            "certificatePassword",
+            "reason",
+            "location",
+            "contact",
+        ],
+        "fill-form" => &["action", "values", "flatten"],
+        "office-to-pdf" => &[],
+        "html-to-pdf" => &["paper", "landscape", "margin", "background", "scale"],
         _ => return None,
     })
 }
@@ -208,6 +226,19 @@ pub fn options(slug: &str, fields: &Fields) -> Result<ToolOptions, Problem> {
             min_side: form.number("minSide")?,
             include_masks: form.flag("includeMasks"),
         }),
+        "sign" => Tool::Sign(documents::sign(&form)?),
+        "fill-form" => Tool::FillForm(documents::fill_form(&form)?),
+        "office-to-pdf" => Tool::OfficeToPdf(OfficeToPdfOptions {}),
+        "html-to-pdf" => Tool::HtmlToPdf(HtmlToPdfOptions {
+            paper: paper(&form, &["a4", "letter", "legal", "a3", "a5"])?,
+            landscape: form.flag("landscape"),
+            margin_mm: match form.text("margin").as_str() {
+                "" => None,
+                _ => Some(form.decimal("margin")?),
+            },
+            background: form.flag("background"),
+            scale: form.decimal("scale")?,
+        }),
         _ => {
             return Err(Problem::new(
                 quire_proto::ErrorCode::NotFound,
@@ -218,16 +249,28 @@ pub fn options(slug: &str, fields: &Fields) -> Result<ToolOptions, Problem> {
     Ok(ToolOptions { tool: Some(tool) })
 }
 
-fn crop_mode(form: &Form) -> Result<crop_options::Mode, Problem> {
-    let paper = match form.text("paper").as_str() {
+/// The `paper` field, one of `allowed` (A4 when blank).
+fn paper(form: &Form, allowed: &[&str]) -> Result<i32, Problem> {
+    let name = form.text("paper");
+    let paper = match name.as_str() {
         "" | "a4" => Paper::A4,
         "letter" => Paper::Letter,
-        other => {
-            return Err(invalid(format!(
-                "paper must be a4 or letter, got {other:?}"
-            )));
-        }
-    } as i32;
+        "legal" => Paper::Legal,
+        "a3" => Paper::A3,
+        "a5" => Paper::A5,
+        _ => Paper::Unspecified,
+    };
+    if paper == Paper::Unspecified || !(name.is_empty() || allowed.contains(&name.as_str())) {
+        return Err(invalid(format!(
+            "paper must be {}, got {name:?}",
+            allowed.join(", ")
+        )));
+    }
+    Ok(paper as i32)
+}
+
+fn crop_mode(form: &Form) -> Result<crop_options::Mode, Problem> {
+    let paper = paper(form, &["a4", "letter"])?;
     Ok(match form.text("mode").as_str() {
         "" | "margins" => crop_options::Mode::Margins(CropMargins {
             top: form.decimal("top")?,
@@ -275,100 +318,4 @@ fn order(spec: &str) -> Result<Vec<PageSlot>, Problem> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn form(pairs: &[(&str, &str)]) -> Fields {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
-
-    #[test]
-    fn fields_become_typed_options() {
-        let organize = options("organize", &form(&[("order", "3, 1,blank,1")])).unwrap();
-        let Some(Tool::Organize(OrganizeOptions { slots })) = organize.tool else {
-            panic!("not organize")
-        };
-        assert_eq!(slots.len(), 4);
-        assert_eq!(slots[2].slot, Some(page_slot::Slot::Blank(true)));
-        assert!(options("organize", &form(&[("order", "1,x")])).is_err());
-        let split = options("split", &form(&[("mode", "every"), ("every", "2")])).unwrap();
-        assert_eq!(
-            split.tool,
-            Some(Tool::Split(SplitOptions {
-                mode: Some(split_options::Mode::Every(2))
-            }))
-        );
-        assert!(options("split", &form(&[("mode", "sideways")])).is_err());
-        assert!(options("rotate", &form(&[("degrees", "ninety")])).is_err());
-        assert!(fields("nope").is_none());
-    }
-
-    #[test]
-    fn every_listed_tool_builds_its_options_from_an_empty_form() {
-        for slug in [
-            "merge",
-            "split",
-            "rotate",
-            "organize",
-            "protect",
-            "unlock",
-            "metadata",
-            "sanitize",
-            "watermark",
-            "page-numbers",
-            "remove-blank",
-            "pdf-to-jpg",
-            "compare",
-            "images-to-pdf",
-            "extract-images",
-            "flatten",
-            "repair",
-            "crop",
-        ] {
-            assert!(fields(slug).is_some(), "{slug}");
-            assert!(options(slug, &Fields::new()).is_ok(), "{slug}");
-        }
-    }
-
-    #[test]
-    fn checkboxes_numbers_and_positions() {
-        let protect = options(
-            "protect",
-            &form(&[("userPassword", " secret "), ("allowPrint", "on")]),
-        )
-        .unwrap();
-        let Some(Tool::Protect(p)) = protect.tool else {
-            panic!("not protect")
-        };
-        assert_eq!(p.user_password, " secret ", "passwords are taken as typed");
-        assert!(p.allow_print && !p.allow_copy);
-        let mark = options(
-            "watermark",
-            &form(&[("opacity", "0,5"), ("position", "tiled")]),
-        )
-        .unwrap();
-        let Some(Tool::Watermark(w)) = mark.tool else {
-            panic!("not watermark")
-        };
-        assert_eq!(w.opacity, 0.5);
-        assert_eq!(w.position, quire_proto::v1::StampPosition::Tiled as i32);
-        assert!(options("watermark", &form(&[("position", "upside-down")])).is_err());
-        assert!(options("pdf-to-jpg", &form(&[("format", "gif")])).is_err());
-        let edit = options("metadata", &form(&[("action", "edit"), ("title", "")])).unwrap();
-        let Some(Tool::Metadata(MetadataOptions {
-            action: Some(Action::Edit(edit)),
-        })) = edit.tool
-        else {
-            panic!("not an edit")
-        };
-        assert_eq!(
-            edit.title.as_deref(),
-            Some(""),
-            "a blank field sent removes the entry"
-        );
-        assert_eq!(edit.author, None, "a field not sent keeps the entry");
-    }
-}
+mod tests;
