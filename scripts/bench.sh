@@ -3,12 +3,14 @@
 # images and compression against tesseract, pdftoppm, mutool and Ghostscript, compression also
 # on the real-world corpus; QUIRE_BENCH_ONLY=ocr|scan|render|compress|corpus runs one part),
 # `scripts/bench.sh support` (the anonymizer against Presidio), `scripts/bench.sh upload`,
-# `scripts/bench.sh tools` (the toolbox's merge, split and rotate against the qpdf CLI).
+# `scripts/bench.sh tools` (the toolbox's merge, split and rotate against the qpdf CLI),
+# `scripts/bench.sh convert` (office and HTML to PDF with the warm engines against a cold
+# `soffice --convert-to pdf` and `chromium --print-to-pdf` per file).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-bench="${1:?usage: scripts/bench.sh process|support|upload|tools}"
+bench="${1:?usage: scripts/bench.sh process|support|upload|tools|convert}"
 # The process and tools benchmarks also read the real-world corpus (.cache/compress-corpus).
 if [ "$bench" = process ] || [ "$bench" = tools ]; then
   scripts/setup.sh --corpus
@@ -46,6 +48,18 @@ case "$bench" in
       apt-get install -y -q --no-install-recommends qpdf curl
     fi
     CLAMD_PORT=3312 scripts/clamd.sh --test-signatures
+    ;;
+  convert)
+    # LibreOffice and Chromium come with the base setup; the real-world office documents too.
+    office_dir=.cache/office-corpus
+    if [ ! -f "$office_dir/.done" ]; then
+      rm -rf "$office_dir"
+      scripts/corpus/office.sh "$office_dir"
+      touch "$office_dir/.done"
+    fi
+    export QUIRE_OFFICE_CORPUS="$root/$office_dir"
+    cargo bench -p quire-convert --bench office
+    exec cargo bench -p quire-convert --bench html
     ;;
   *) echo "unknown benchmark $bench" >&2; exit 2 ;;
 esac
