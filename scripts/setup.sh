@@ -96,12 +96,14 @@ PY
   rm -rf "$tmp"
 fi
 
-# Swagger UI, embedded by http-edge/build.rs: installed again when the lockfile changes. No install
-# scripts: swagger-ui-dist's only dependency has just a usage-reporting one.
+# Swagger UI and pdf.js (the toolbox's page thumbnails), embedded by http-edge/build.rs:
+# installed again when the lockfile changes. No install scripts: swagger-ui-dist's only
+# dependency has just a usage-reporting one; no optional packages: pdf.js's canvas for Node
+# (35 MB) serves only its use outside a browser.
 web="$root/http-edge/web"
 if [ ! "$web/node_modules/.package-lock.json" -nt "$web/package-lock.json" ]; then
-  echo "setup: installing Swagger UI into http-edge/web"
-  npm ci --prefix "$web" --ignore-scripts --no-audit --no-fund
+  echo "setup: installing Swagger UI and pdf.js into http-edge/web"
+  npm ci --prefix "$web" --ignore-scripts --omit=optional --no-audit --no-fund
 fi
 
 # The PDF corpora (scripts/fetch_corpus.py says where each comes from), each fetched whole or

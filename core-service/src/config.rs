@@ -200,7 +200,11 @@ pub struct CoreConfig {
 
     /// Chromium's binary, for HTML and Markdown to PDF (not Debian's /usr/bin/chromium
     /// wrapper script, which adds flags and API keys from /etc/chromium.d).
-    #[arg(long, env = "QUIRE_CHROMIUM", default_value = "/usr/lib/chromium/chromium")]
+    #[arg(
+        long,
+        env = "QUIRE_CHROMIUM",
+        default_value = "/usr/lib/chromium/chromium"
+    )]
     pub chromium: PathBuf,
 
     /// Warm engines each worker starts with itself rather than at their first job: `office`,

@@ -1,11 +1,16 @@
 // Quire's web interface in a real browser (Debian's chromium, driven by playwright-core):
 // sign-up, log-in, a key made in the page and used from here, revocation, each tool on a real
-// file, files, languages, and the refusals (wrong password, a form without its CSRF token).
+// file, files, languages, and the refusals (wrong password, a form without its CSRF token);
+// the toolbox's pages in the browser (toolbox-checks.mjs), every tool page at desktop and
+// phone widths with no error logged and no CSP violation (watch.mjs).
 // Run by tests/tests/web.rs, which starts the stack: QUIRE_WEB_BASE, QUIRE_WEB_FIXTURES,
 // QUIRE_WEB_SCREENSHOTS.
 import assert from "node:assert/strict";
 import path from "node:path";
 import { chromium } from "playwright-core";
+import { organizeThumbnails, removeBlankPreview, signPage, walkTools, writeFixtures } from "./toolbox-checks.mjs";
+import { conversionForms, fillFormPage } from "./toolbox-forms.mjs";
+import { watch } from "./watch.mjs";
 
 const base = process.env.QUIRE_WEB_BASE;
 const fixtures = process.env.QUIRE_WEB_FIXTURES;
@@ -21,10 +26,12 @@ const browser = await chromium.launch({
 });
 const step = (name) => console.log(`web: ${name}`);
 const shot = (page, name) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+writeFixtures(fixtures);
 
 try {
   const context = await browser.newContext({ locale: "en-US", viewport: { width: 1200, height: 800 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  const errors = await watch(context);
   const page = await context.newPage();
   page.on("dialog", (dialog) => dialog.accept());
   page.on("pageerror", (error) => { throw error; });
@@ -181,6 +188,8 @@ try {
   await page.goto(`${base}/tools/merge`);
   await page.setInputFiles("#file", [path.join(fixtures, "letter.pdf"), path.join(fixtures, "photos.pdf")]);
   assert.equal(await page.locator("#file-order li").count(), 2);
+  // Each file's first page drawn beside its name (pdf.js, in the page).
+  await page.waitForFunction(() => document.querySelectorAll("#file-order li img.thumb.drawn").length === 2);
   await page.click("#file-order li:first-child button[aria-label='Move down']");
   assert.match(await page.textContent("#file-order li:first-child"), /photos\.pdf/);
   await page.click("#tool button[type=submit]");
@@ -231,11 +240,28 @@ try {
   await page.goto(`${base}/tools/compare`);
   await page.setInputFiles("#file", path.join(fixtures, "letter.pdf"));
   await page.setInputFiles("#changed", path.join(fixtures, "letter-changed.pdf"));
+  await page.waitForFunction(() => document.querySelectorAll("#compare-preview img.thumb.drawn").length === 2);
   await page.click("#tool button[type=submit]");
   await page.waitForSelector("#compare-stats");
   assert.match(await page.textContent("#compare-stats"), /2/);
   assert.ok(await page.locator("#comparison del").count() > 0);
   await shot(page, "12f-tool-compare");
+
+  step("toolbox in the browser: what went before logged no error but the refusals it asked for");
+  assert.deepEqual(errors.take({ refusals: true }), []);
+  const toolboxChecks = { page, base, fixtures, shot, step, errors };
+  step("toolbox: organize shows the pages and builds the order");
+  await organizeThumbnails(toolboxChecks);
+  step("toolbox: remove-blank's preview marks the page that would go");
+  await removeBlankPreview(toolboxChecks);
+  step("toolbox: sign places the box on the page, the drawn signature is sent as a PNG");
+  await signPage(toolboxChecks);
+  step("toolbox: fill a form builds the PDF's fields as inputs");
+  await fillFormPage(toolboxChecks);
+  step("toolbox: the HTML or Markdown and Office forms");
+  await conversionForms(toolboxChecks);
+  step("every tool page at 1200px: no error logged, no CSP violation");
+  const listed = await walkTools(toolboxChecks, 1200);
 
   step("password change ends the session; the new password logs in");
   await page.goto(`${base}/dashboard/account`);
@@ -272,23 +298,39 @@ try {
   await frPage.waitForSelector("#error:not([hidden])");
   assert.match(await frPage.textContent("#error"), /^Cet outil n'accepte pas ce type de fichier/);
   await shot(frPage, "15-tool-error-fr");
+  await frPage.goto(`${base}/tools/sign`);
+  assert.equal(await frPage.textContent("h1"), "Signer un PDF");
+  await frPage.goto(`${base}/tools/html-to-pdf`);
+  assert.equal(await frPage.textContent("h1"), "HTML ou Markdown en PDF");
   await frPage.click("a[href='/lang/en']");
   assert.equal(await frPage.getAttribute("html", "lang"), "en");
 
   step("a phone-sized screen: no page is wider than the screen");
   const phone = await browser.newContext({ locale: "en-US", viewport: { width: 390, height: 844 } });
+  const phoneErrors = await watch(phone);
   const phonePage = await phone.newPage();
   await phonePage.goto(`${base}/login`);
   await phonePage.fill("#email", email);
   await phonePage.fill("#password", "an even better passphrase");
   await Promise.all([phonePage.waitForURL("**/dashboard"), phonePage.click("form.stack button[type=submit]")]);
-  const toolbox = ["merge", "split", "organize", "rotate", "crop", "remove-blank", "watermark", "page-numbers", "flatten",
-    "metadata", "protect", "unlock", "sanitize", "images-to-pdf", "pdf-to-jpg", "extract-images", "compare", "repair"];
-  for (const route of ["/dashboard", "/dashboard/api-keys", "/tools/support", "/tools", ...toolbox.map((slug) => `/tools/${slug}`), "/"]) {
+  for (const route of ["/dashboard", "/dashboard/api-keys", "/tools/support", "/tools", "/"]) {
     await phonePage.goto(`${base}${route}`);
     const width = await phonePage.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `${route} is ${width}px wide on a 390px screen`);
   }
+  assert.equal(await walkTools({ page: phonePage, base, errors: phoneErrors }, 390), listed);
+  // The sign page's pad and the organize grid fit a phone once a PDF is chosen.
+  await phonePage.goto(`${base}/tools/organize`);
+  await phonePage.setInputFiles("#file", path.join(fixtures, "three-pages.pdf"));
+  await phonePage.waitForSelector("#page-grid .page-tile");
+  assert.ok(await phonePage.evaluate(() => document.documentElement.scrollWidth) <= 390, "organize's grid fits");
+  await shot(phonePage, "16b-organize-phone");
+  await phonePage.goto(`${base}/tools/sign`);
+  await phonePage.setInputFiles("#file", path.join(fixtures, "three-pages.pdf"));
+  await phonePage.waitForSelector("#sign-place:not([hidden]) canvas");
+  assert.ok(await phonePage.evaluate(() => document.documentElement.scrollWidth) <= 390, "sign's page fits");
+  await shot(phonePage, "16c-sign-phone");
+  assert.deepEqual(phoneErrors.take(), []);
   await phonePage.goto(`${base}/dashboard`);
   await shot(phonePage, "16-dashboard-phone");
 

@@ -1,4 +1,7 @@
-//! The stylesheet and the script, compiled into the binary: the pages need nothing else.
+//! The stylesheet and the scripts, compiled into the binary: the pages need nothing else.
+//! pdf.js (npm `pdfjs-dist`, pinned in web/package-lock.json, checked for by build.rs) draws
+//! PDF pages in the browser for the toolbox's thumbnails; it is served from here too, under
+//! the pages' CSP: nothing is fetched from elsewhere.
 
 use axum::{
     extract::Path,
@@ -11,6 +14,20 @@ use crate::problem::Problem;
 
 const STYLE: &str = include_str!("assets/style.css");
 const SCRIPT: &str = include_str!("assets/app.js");
+/// The toolbox pages' scripts: results, file order (toolbox.js), sign's pad and placement,
+/// the form filler, and the pages drawn with pdf.js (thumbnails.js, an ES module).
+const TOOLBOX: &str = include_str!("assets/toolbox.js");
+const SIGN: &str = include_str!("assets/sign.js");
+const FILL_FORM: &str = include_str!("assets/fill-form.js");
+const THUMBNAILS: &str = include_str!("assets/thumbnails.js");
+const PDFJS: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/web/node_modules/pdfjs-dist/build/pdf.min.mjs"
+));
+const PDFJS_WORKER: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/web/node_modules/pdfjs-dist/build/pdf.worker.min.mjs"
+));
 /// The icon as pages link it (`rel="icon"`), and as `/favicon.ico` for what asks there
 /// anyway (browsers on a page without the link, feed readers, bookmarks).
 const ICON_SVG: &str = include_str!("assets/favicon.svg");
@@ -21,6 +38,13 @@ pub async fn serve(Path(name): Path<String>) -> Response {
     let (body, kind): (&'static [u8], _) = match name.as_str() {
         "style.css" => (STYLE.as_bytes(), "text/css; charset=utf-8"),
         "app.js" => (SCRIPT.as_bytes(), "text/javascript; charset=utf-8"),
+        "toolbox.js" => (TOOLBOX.as_bytes(), "text/javascript; charset=utf-8"),
+        "sign.js" => (SIGN.as_bytes(), "text/javascript; charset=utf-8"),
+        "fill-form.js" => (FILL_FORM.as_bytes(), "text/javascript; charset=utf-8"),
+        "thumbnails.js" => (THUMBNAILS.as_bytes(), "text/javascript; charset=utf-8"),
+        // One path segment each, as the route is `/assets/{name}`.
+        "pdf.min.mjs" => (PDFJS, "text/javascript; charset=utf-8"),
+        "pdf.worker.min.mjs" => (PDFJS_WORKER, "text/javascript; charset=utf-8"),
         "favicon.svg" => (ICON_SVG.as_bytes(), "image/svg+xml"),
         _ => {
             return Problem::new(quire_proto::ErrorCode::NotFound, "no such asset").into_response();

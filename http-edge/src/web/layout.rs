@@ -53,6 +53,11 @@ impl Page<'_> {
                     link rel="stylesheet" href="/assets/style.css";
                     link rel="icon" href="/assets/favicon.svg" type="image/svg+xml";
                     script src="/assets/app.js" defer {}
+                    // The toolbox's scripts; thumbnails.js loads pdf.js only when a page needs it.
+                    script src="/assets/toolbox.js" defer {}
+                    script src="/assets/fill-form.js" defer {}
+                    script type="module" src="/assets/thumbnails.js" {}
+                    script type="module" src="/assets/sign.js" {}
                 }
                 body {
                     a.skip href="#main" { (t.skip) }

@@ -1,5 +1,7 @@
 // Quire's pages: copy buttons, confirmations, drag and drop, and the tool forms, which send
-// the file to the REST API with the session cookie and the page's anti-CSRF token.
+// the file to the REST API with the session cookie and the page's anti-CSRF token. The
+// toolbox's own parts (its results, the order of its files) are in toolbox.js, loaded on
+// every page after this one; sign.js, fill-form.js and thumbnails.js drive single tools.
 "use strict";
 
 const fr = document.documentElement.lang === "fr";
@@ -52,31 +54,6 @@ function dropZones() {
   }
 }
 
-// The entries of a ZIP whose entries are stored (not compressed), as Quire writes them:
-// walk the local headers, sizes from the central directory (the local ones may be in a data
-// descriptor).
-function storedZipEntries(buffer) {
-  const view = new DataView(buffer);
-  let end = buffer.byteLength - 22;
-  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
-  if (end < 0) return [];
-  const count = view.getUint16(end + 10, true);
-  let at = view.getUint32(end + 16, true);
-  const entries = [];
-  for (let i = 0; i < count && view.getUint32(at, true) === 0x02014b50; i++) {
-    const size = view.getUint32(at + 20, true);
-    const nameLength = view.getUint16(at + 28, true);
-    const extra = view.getUint16(at + 30, true);
-    const comment = view.getUint16(at + 32, true);
-    const local = view.getUint32(at + 42, true);
-    const name = new TextDecoder().decode(new Uint8Array(buffer, at + 46, nameLength));
-    const data = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-    entries.push({ name, bytes: new Uint8Array(buffer, data, size) });
-    at += 46 + nameLength + extra + comment;
-  }
-  return entries;
-}
-
 function element(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
@@ -106,119 +83,7 @@ function dispositionName(headers, fallback) {
   return plain ? plain[1] : fallback;
 }
 
-// "Keep it in my files": the result goes through the same upload path as any file (scanned,
-// counted in the storage quota) and comes back as a share link.
-function keepButton(blob, name) {
-  const area = element("div", { class: "stack", id: "keep" });
-  const button = element("button", { type: "button", class: "button secondary", id: "keep-button" }, say("Keep it in my files", "Garder dans mes fichiers"));
-  button.addEventListener("click", async () => {
-    button.disabled = true;
-    const body = new FormData();
-    body.append("file", new File([blob], name, { type: blob.type }));
-    const response = await fetch("/api/upload", { method: "POST", body, headers: { "X-CSRF-Token": csrf() } });
-    const json = await response.json();
-    if (!response.ok) {
-      button.disabled = false;
-      area.append(element("p", { class: "error", role: "alert" }, `${json.title}: ${json.detail}`));
-      return;
-    }
-    button.remove();
-    area.append(copyable("kept-link", say("Share link", "Lien de partage"), json.url, false));
-    copyButtons();
-  });
-  area.append(button);
-  return area;
-}
-
-// A JSON report as HTML: objects as definition lists, lists of objects as tables.
-function jsonView(value) {
-  if (Array.isArray(value)) {
-    if (value.length && typeof value[0] === "object") {
-      const keys = Object.keys(value[0]);
-      const table = element("table", {}, element("thead", {}, element("tr", {}, ...keys.map((k) => element("th", { scope: "col" }, k)))));
-      const body = element("tbody");
-      for (const row of value) body.append(element("tr", {}, ...keys.map((k) => element("td", {}, scalar(row[k])))));
-      table.append(body);
-      return element("div", { class: "table-wrap" }, table);
-    }
-    return document.createTextNode(value.map(scalar).join(", "));
-  }
-  if (value && typeof value === "object") {
-    const list = element("dl");
-    for (const [key, item] of Object.entries(value)) list.append(element("dt", {}, key), element("dd", {}, typeof item === "object" && item !== null ? jsonView(item) : scalar(item)));
-    return list;
-  }
-  return document.createTextNode(scalar(value));
-}
-
-function scalar(value) {
-  if (value === null || value === undefined) return "—";
-  return typeof value === "number" ? String(Math.round(value * 1000) / 1000) : String(value);
-}
-
-// Images of a ZIP (pages as JPEG or WebP) as thumbnails.
-function gallery(entries) {
-  const box = element("div", { class: "thumbs", id: "thumbs" });
-  for (const entry of entries) {
-    const kind = entry.name.endsWith(".png") ? "image/png" : entry.name.endsWith(".webp") ? "image/webp" : entry.name.endsWith(".jpg") ? "image/jpeg" : "";
-    if (!kind) continue;
-    const url = URL.createObjectURL(new Blob([entry.bytes], { type: kind }));
-    box.append(element("figure", {}, element("img", { src: url, alt: entry.name, loading: "lazy" }), element("figcaption", {}, entry.name)));
-  }
-  return box;
-}
-
-// Compare's report: each changed page's words (removed struck through, added underlined)
-// and its side-by-side image.
-function comparison(report, entries) {
-  const box = element("div", { id: "comparison" });
-  box.append(element("p", { id: "compare-stats" }, report.changedPages.length
-    ? say(`Pages that differ: ${report.changedPages.join(", ")}`, `Pages qui diffèrent : ${report.changedPages.join(", ")}`)
-    : say("The two PDFs show the same pages.", "Les deux PDF montrent les mêmes pages.")));
-  for (const page of report.pages.filter((p) => p.status !== "same")) {
-    const words = element("p", { class: "diff" });
-    for (const part of page.diff || []) {
-      words.append(part.op === "same" ? document.createTextNode(part.text) : element(part.op === "added" ? "ins" : "del", {}, part.text));
-    }
-    const section = element("section", { class: "card" }, element("h2", {}, `${say("Page", "Page")} ${page.page} (${page.status})`), words);
-    const image = page.image && entries.find((e) => e.name === page.image);
-    if (image) section.append(element("img", { src: URL.createObjectURL(new Blob([image.bytes], { type: "image/png" })), alt: `page ${page.page}`, class: "side-by-side" }));
-    box.append(section);
-  }
-  return box;
-}
-
 const show = {
-  async file(blob, headers) {
-    const name = dispositionName(headers, "result");
-    const type = headers.get("Content-Type") || "";
-    const pages = headers.get("X-Page-Count");
-    const count = Number(headers.get("X-File-Count") || "1");
-    const parts = [];
-    if (type.includes("json")) {
-      parts.push(element("div", { id: "tool-report" }, jsonView(JSON.parse(await blob.text()))));
-    } else {
-      parts.push(element("p", { id: "tool-stats" }, count > 1
-        ? `${count} ${say("files", "fichiers")}, ${pages} page(s), ${blob.size} B`
-        : `${pages} page(s), ${blob.size} B`));
-    }
-    const notes = headers.get("X-Tool-Notes");
-    if (notes) {
-      const list = element("ul", { id: "tool-notes" });
-      for (const note of JSON.parse(decodeURIComponent(notes))) list.append(element("li", {}, `${note.key}: ${note.value}`));
-      parts.push(list);
-    }
-    if (name.endsWith(".zip")) {
-      const entries = storedZipEntries(await blob.arrayBuffer());
-      const report = entries.find((e) => e.name === "report.json");
-      // A comparison's page and file counts say nothing: its report replaces them.
-      if (report) parts.splice(0, 1, comparison(JSON.parse(new TextDecoder().decode(report.bytes)), entries));
-      else parts.push(gallery(entries));
-    }
-    parts.push(download(blob, name, say("Download ", "Télécharger ") + name));
-    if (!type.includes("json")) parts.push(keepButton(blob, name));
-    return parts;
-  },
   upload(json) {
     return [element("p", {}, say("Stored: ", "Enregistré : ") + `${json.filename} (${json.size} B, ${json.mimeType})`),
       copyable("share-link", say("Share link", "Lien de partage"), json.url, false)];
@@ -277,36 +142,61 @@ const FRENCH_ERRORS = {
   "wrong-password": "Ce mot de passe n'ouvre pas le PDF.",
 };
 
+// A refused request in words: the problem's title and detail, led in French by FRENCH_ERRORS.
+async function problemText(status, type, blob) {
+  if (!type.includes("json")) return say("The request failed", "La requête a échoué") + ` (${status}).`;
+  const problem = JSON.parse(await blob.text());
+  const french = fr && FRENCH_ERRORS[problem.code];
+  return french ? `${french} (${problem.detail})` : `${problem.title}: ${problem.detail}`;
+}
+
+// The form's option fields; left out: those of sections switched off (disabled), and those
+// only the page's scripts read (`data-local`: fill-form's inputs for the PDF's own fields).
+function optionFields(form, body) {
+  for (const field of form.querySelectorAll("input:not([type=file]), select")) {
+    if (field.matches(":disabled, [data-local]") || ((field.type === "radio" || field.type === "checkbox") && !field.checked)) continue;
+    if (field.name && field.value !== "") body.append(field.name, field.value);
+  }
+}
+
 function toolForm() {
   const form = document.getElementById("tool");
   if (!form) return;
   const progress = document.getElementById("progress");
   const error = document.getElementById("error");
   const result = document.getElementById("result");
-  form.addEventListener("submit", (event) => {
+  const fail = (text) => {
+    error.textContent = text;
+    error.hidden = false;
+  };
+  form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.hidden = true;
     result.hidden = true;
     const kind = form.dataset.result;
     const file = form.querySelector("input[type=file]")?.files[0];
+    let body;
+    const json = kind === "support";
+    if (json) {
+      const context = form.ticketContext.value;
+      body = JSON.stringify({ rawLog: form.rawLog.value, locale: form.locale.value, ...(context ? { ticketContext: context } : {}) });
+    } else {
+      body = new FormData();
+      optionFields(form, body);
+      // Option fields first, then the files (the toolbox reads them in this order); a file
+      // made in the page (sign's pad) may say what is missing instead.
+      try {
+        for (const chosen of await orderedFiles(form)) body.append("file", chosen);
+      } catch (missing) {
+        fail(missing.message);
+        return;
+      }
+    }
     const request = new XMLHttpRequest();
     request.open("POST", form.dataset.endpoint);
     request.setRequestHeader("X-CSRF-Token", csrf());
+    if (json) request.setRequestHeader("Content-Type", "application/json");
     request.responseType = "blob";
-    let body;
-    if (kind === "support") {
-      const context = form.ticketContext.value;
-      body = JSON.stringify({ rawLog: form.rawLog.value, locale: form.locale.value, ...(context ? { ticketContext: context } : {}) });
-      request.setRequestHeader("Content-Type", "application/json");
-    } else {
-      body = new FormData();
-      for (const field of form.querySelectorAll("input:not([type=file]), select")) {
-        if ((field.type === "radio" || field.type === "checkbox") && !field.checked) continue;
-        if (field.name && field.value !== "") body.append(field.name, field.value);
-      }
-      // Option fields first, then the files (the toolbox reads them in this order).
-      for (const chosen of orderedFiles(form)) body.append("file", chosen);
-    }
     // One run at a time; the button says the file is being worked on once it is sent.
     const button = form.querySelector("button[type=submit]");
     const label = button.textContent;
@@ -327,14 +217,7 @@ function toolForm() {
       const blob = request.response;
       const type = request.getResponseHeader("Content-Type") || "";
       if (request.status >= 400) {
-        let detail = say("The request failed", "La requête a échoué") + ` (${request.status}).`;
-        if (type.includes("json")) {
-          const problem = JSON.parse(await blob.text());
-          const french = fr && FRENCH_ERRORS[problem.code];
-          detail = french ? `${french} (${problem.detail})` : `${problem.title}: ${problem.detail}`;
-        }
-        error.textContent = detail;
-        error.hidden = false;
+        fail(await problemText(request.status, type, blob));
         return;
       }
       const headers = { get: (name) => request.getResponseHeader(name) };
@@ -347,56 +230,10 @@ function toolForm() {
     request.addEventListener("error", () => {
       progress.hidden = true;
       done();
-      error.textContent = say("The connection was lost: try again.", "La connexion a été perdue : réessayez.");
-      error.hidden = false;
+      fail(say("The connection was lost: try again.", "La connexion a été perdue : réessayez."));
     });
     request.send(body);
   });
-}
-
-// The files of a form, in the order the user set in its list (merge), else as chosen.
-function orderedFiles(form) {
-  const input = form.querySelector("input[type=file]");
-  if (!input) return [];
-  const list = form.querySelector("#file-order");
-  // One file per input otherwise, in the order of the page (a PDF, then an image mark or a
-  // second PDF).
-  if (!list || !input.multiple) return Array.from(form.querySelectorAll("input[type=file]")).map((i) => i.files[0]).filter(Boolean);
-  return Array.from(list.children).map((item) => item.file);
-}
-
-// Merge's file list: drag an entry (or use its arrows) to set the order.
-function fileOrder() {
-  const list = document.getElementById("file-order");
-  const input = document.querySelector("#tool input[type=file][multiple]");
-  if (!list || !input) return;
-  let dragged = null;
-  const move = (item, offset) => {
-    const target = offset < 0 ? item.previousElementSibling : item.nextElementSibling?.nextElementSibling;
-    if (offset < 0 && !target) return;
-    list.insertBefore(item, target || null);
-  };
-  const render = () => {
-    list.replaceChildren();
-    for (const file of input.files) {
-      const up = element("button", { type: "button", class: "link", "aria-label": say("Move up", "Monter") }, "↑");
-      const down = element("button", { type: "button", class: "link", "aria-label": say("Move down", "Descendre") }, "↓");
-      const item = element("li", { draggable: "true" }, element("span", {}, `${file.name} (${file.size} B) `), up, " ", down);
-      item.file = file;
-      up.addEventListener("click", () => move(item, -1));
-      down.addEventListener("click", () => move(item, 1));
-      item.addEventListener("dragstart", () => (dragged = item));
-      item.addEventListener("dragover", (event) => event.preventDefault());
-      item.addEventListener("drop", (event) => {
-        event.preventDefault();
-        event.stopPropagation();
-        if (dragged && dragged !== item) list.insertBefore(dragged, item);
-      });
-      list.append(item);
-    }
-  };
-  input.addEventListener("change", render);
-  render();
 }
 
 // The tool list's search box: hides the entries whose text does not contain what is typed.
@@ -419,7 +256,6 @@ document.addEventListener("DOMContentLoaded", () => {
   copyButtons();
   confirmations();
   dropZones();
-  fileOrder();
   filters();
   toolForm();
 });

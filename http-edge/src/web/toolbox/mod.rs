@@ -184,6 +184,54 @@ pub const TOOLBOX: &[Tool] = &[
         ),
     },
     Tool {
+        slug: "sign",
+        group: Group::Security,
+        en: (
+            "Sign a PDF",
+            "Place a drawn, uploaded or typed signature on a page; add a digital signature with your certificate (.p12).",
+        ),
+        fr: (
+            "Signer un PDF",
+            "Placer une signature dessinée, importée ou tapée sur une page ; ajouter une signature numérique avec votre certificat (.p12).",
+        ),
+    },
+    Tool {
+        slug: "fill-form",
+        group: Group::Edit,
+        en: (
+            "Fill a form",
+            "The PDF's form fields as a web form: fill them in, optionally flatten the result.",
+        ),
+        fr: (
+            "Remplir un formulaire",
+            "Les champs du formulaire PDF en formulaire web : remplissez-les, aplatissez le résultat si vous voulez.",
+        ),
+    },
+    Tool {
+        slug: "office-to-pdf",
+        group: Group::Convert,
+        en: (
+            "Office to PDF",
+            "Word, Excel, PowerPoint and OpenDocument files (DOCX, DOC, ODT, RTF, XLSX, XLS, ODS, PPTX, PPT, ODP) as PDF.",
+        ),
+        fr: (
+            "Office en PDF",
+            "Fichiers Word, Excel, PowerPoint et OpenDocument (DOCX, DOC, ODT, RTF, XLSX, XLS, ODS, PPTX, PPT, ODP) en PDF.",
+        ),
+    },
+    Tool {
+        slug: "html-to-pdf",
+        group: Group::Convert,
+        en: (
+            "HTML or Markdown to PDF",
+            "An HTML or Markdown file, or a ZIP of a page with its CSS and images, printed to PDF; nothing is fetched from elsewhere.",
+        ),
+        fr: (
+            "HTML ou Markdown en PDF",
+            "Un fichier HTML ou Markdown, ou un ZIP d'une page avec ses CSS et images, imprimé en PDF ; rien n'est chargé d'ailleurs.",
+        ),
+    },
+    Tool {
         slug: "pdf-to-jpg",
         group: Group::Convert,
         en: (
