@@ -36,8 +36,7 @@ impl ToolService for ToolApi {
             let messages = request
                 .into_inner()
                 .map(|message| message.map_err(cancelled));
-            let (options, inputs, verdicts) =
-                tools::intake::receive(&self.core, messages).await?;
+            let (options, inputs, verdicts) = tools::intake::receive(&self.core, messages).await?;
             tools::run(&self.core.processing, options, inputs, verdicts).await
         }
         .await;
