@@ -3,7 +3,7 @@
 //! `web::api_session`); a call with an API key is refused by the core with 403
 //! `web-only-tool`. The result streams back as a download.
 
-mod options;
+pub(crate) mod options;
 
 use axum::{
     body::Body,

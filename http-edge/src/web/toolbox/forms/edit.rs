@@ -18,6 +18,7 @@ pub fn fields(say: Say, slug: &str) -> Option<Markup> {
             (number("rotation", t("Rotation (degrees)", "Rotation (degrés)"), "45", "-360", "360", "1"))
             (position(say, true, "center"))
             (text("pages", t("Pages (empty: all)", "Pages (vide : toutes)"), "1-3,5"))
+            (number("imageWidth", t("Image mark width (share of the page width)", "Largeur d'une image (part de la largeur de page)"), "0.5", "0.05", "1", "0.05"))
             (check("behind", t("Behind the page's content", "Derrière le contenu de la page"), false))
         },
         "page-numbers" => html! {
@@ -28,6 +29,7 @@ pub fn fields(say: Say, slug: &str) -> Option<Markup> {
             (number("firstPage", t("First page numbered", "Première page numérotée"), "1", "1", "", "1"))
             (number("start", t("First number", "Premier numéro"), "1", "1", "", "1"))
             (number("fontSize", t("Font size (pt)", "Taille (pt)"), "11", "1", "500", "1"))
+            (number("margin", t("Distance from the page edge (pt)", "Distance au bord de la page (pt)"), "28", "1", "200", "1"))
             label for="color" { (t("Colour", "Couleur")) }
             input #color type="color" name="color" value="#000000";
         },
