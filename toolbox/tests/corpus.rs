@@ -4,32 +4,14 @@
 //! (saying so) when the corpora are not there.
 #![allow(clippy::unwrap_used)]
 
+mod corpus_files;
+
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use corpus_files::corpus;
 use quire_toolbox::{Slot, SplitMode, ToolError, merge, organize, page_count, rotate, split};
-
-/// The corpora's files by name; both directories hold some of the same files.
-fn corpus() -> BTreeMap<String, PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(".cache");
-    let mut files = BTreeMap::new();
-    for dir in ["pdf-corpus", "compress-corpus"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_some_and(|ext| ext == "pdf") {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                files.entry(name).or_insert(path);
-            }
-        }
-    }
-    files
-}
 
 #[derive(Debug, PartialEq)]
 enum Outcome {

@@ -3,9 +3,11 @@
 //! (no panic, only the allowed errors, counts compared with poppler's `pdfimages -list`).
 #![allow(clippy::unwrap_used)]
 
+mod corpus_files;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use image::{ExtendedColorType, ImageEncoder};
@@ -602,32 +604,12 @@ const EXPLAINED: [(&str, i64, &str); 3] = [
     ("pypdf__resources__example.pdf", 4, "Type 3 glyphs"),
 ];
 
-fn corpus() -> BTreeMap<String, PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(".cache");
-    let mut files = BTreeMap::new();
-    for dir in ["pdf-corpus", "compress-corpus"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_some_and(|ext| ext == "pdf") {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                files.entry(name).or_insert(path);
-            }
-        }
-    }
-    files
-}
-
 /// Every file of the corpora with the service's settings (16-pixel floor, masks): no panic,
 /// no error but InvalidFile or Encrypted, every PNG readable; then with no floor and no masks,
 /// the image objects found compared with poppler's (differences explained in [`EXPLAINED`]).
 #[test]
 fn corpus_extracts_without_panics() {
-    let files = corpus();
+    let files = corpus_files::corpus();
     if files.is_empty() {
         eprintln!("no corpus under .cache: skipped");
         return;

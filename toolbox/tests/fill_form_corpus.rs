@@ -4,31 +4,14 @@
 //! on every output, pikepdf reads the text values back, and the flattened file has no field.
 #![allow(clippy::unwrap_used)]
 
+mod corpus_files;
 mod filling;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use quire_toolbox::ToolError;
 use quire_toolbox::fill_form::{Field, FieldKind, Fill, fill_form, list_fields};
-
-fn files() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache");
-    let mut files = Vec::new();
-    for dir in ["pdf-corpus", "compress-corpus"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        files.extend(
-            entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("pdf"))),
-        );
-    }
-    files.sort();
-    files
-}
 
 /// A value for each field the test fills, and the text values expected back.
 /// Field names with values.
@@ -64,7 +47,7 @@ fn values(fields: &[Field]) -> (Pairs, Pairs) {
 
 #[test]
 fn the_corpus_lists_and_fills() {
-    let files = files();
+    let files: Vec<PathBuf> = corpus_files::corpus().into_values().collect();
     if files.is_empty() {
         eprintln!("note: no corpus: run scripts/setup.sh");
         return;

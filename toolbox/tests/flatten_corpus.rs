@@ -5,38 +5,18 @@
 //! regenerated, /NeedAppearances: then they are listed).
 #![allow(clippy::unwrap_used)]
 
+mod corpus_files;
 mod flattening;
 
 use std::collections::{BTreeMap, HashSet};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use lopdf::{Document, Object, ObjectId};
 use quire_toolbox::flatten::{Flatten, flatten};
 use quire_toolbox::{ToolError, page_count};
 
 use flattening::{difference, poppler, squeezed, text, try_render};
-
-fn files() -> BTreeMap<String, PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(".cache");
-    let mut files = BTreeMap::new();
-    for dir in ["pdf-corpus", "compress-corpus"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_some_and(|ext| ext == "pdf") {
-                files
-                    .entry(entry.file_name().to_string_lossy().into_owned())
-                    .or_insert(path);
-            }
-        }
-    }
-    files
-}
 
 fn resolve<'a>(doc: &'a Document, object: &'a Object) -> &'a Object {
     doc.dereference(object)
@@ -203,7 +183,7 @@ fn run(input: &Path, work: &Path, poppler: bool) -> Result<String, String> {
 
 #[test]
 fn every_corpus_file_flattened() {
-    let files = files();
+    let files = corpus_files::corpus();
     if files.is_empty() {
         println!("corpus absent (.cache/pdf-corpus, .cache/compress-corpus): skipped");
         return;

@@ -1,38 +1,18 @@
 //! Every real-world PDF of the corpora watermarked (tiled text) and numbered.
 #![allow(clippy::unwrap_used)]
 
+mod corpus_files;
 mod stamping;
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use quire_toolbox::stamp::{number_pages, watermark};
 use quire_toolbox::{ToolError, page_count};
 
 use stamping::marks::{numbering, text_mark};
 use stamping::{poppler, raw_text};
-
-fn files() -> BTreeMap<String, PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(".cache");
-    let mut files = BTreeMap::new();
-    for dir in ["pdf-corpus", "compress-corpus"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_some_and(|ext| ext == "pdf") {
-                files
-                    .entry(entry.file_name().to_string_lossy().into_owned())
-                    .or_insert(path);
-            }
-        }
-    }
-    files
-}
 
 /// "stamped", "invalid" or "encrypted", or what went wrong.
 fn run(input: &Path, work: &Path, text: bool) -> Result<&'static str, String> {
@@ -113,7 +93,7 @@ fn smallest_side(pdf: &Path, page: u32) -> f64 {
 
 #[test]
 fn every_corpus_file_watermarked_and_numbered() {
-    let files = files();
+    let files = corpus_files::corpus();
     if files.is_empty() {
         println!("corpus absent (.cache/pdf-corpus, .cache/compress-corpus): skipped");
         return;

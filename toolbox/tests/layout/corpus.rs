@@ -2,32 +2,11 @@
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use quire_toolbox::layout::{Paper, fit_to_paper, n_up};
 use quire_toolbox::{ToolError, page_count};
-
-fn files() -> BTreeMap<String, PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(".cache");
-    let mut files = BTreeMap::new();
-    for dir in ["pdf-corpus", "compress-corpus"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_some_and(|ext| ext == "pdf") {
-                files
-                    .entry(entry.file_name().to_string_lossy().into_owned())
-                    .or_insert(path);
-            }
-        }
-    }
-    files
-}
 
 /// Whether poppler renders every page at 5 dpi without an error.
 fn renders(pdf: &Path, work: &Path) -> bool {
@@ -147,7 +126,7 @@ fn run(input: &Path, work: &Path) -> Result<&'static str, String> {
 
 #[test]
 fn every_corpus_file_fitted_and_four_up() {
-    let files = files();
+    let files = super::corpus_files::corpus();
     if files.is_empty() {
         println!("corpus absent (.cache/pdf-corpus, .cache/compress-corpus): skipped");
         return;

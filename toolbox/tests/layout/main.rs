@@ -4,6 +4,8 @@
 #![allow(clippy::unwrap_used)]
 
 mod corpus;
+#[path = "../corpus_files/mod.rs"]
+mod corpus_files;
 mod crop;
 mod fixture;
 mod poppler;
