@@ -44,7 +44,8 @@ fn sign(appearance: Option<v1::sign_options::Appearance>, certificate: bool) -> 
     Tool::Sign(v1::SignOptions {
         appearance,
         placement: Some(v1::SignPlacement {
-            page: 2,
+            // 0: the last page (page 2 of the contract), where the drawing is looked for.
+            page: 0,
             x: 0.55,
             y: 0.8,
             width: 0.3,

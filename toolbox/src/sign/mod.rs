@@ -39,7 +39,7 @@ pub enum Appearance {
 /// height); the whole box must fit on the page.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Placement {
-    /// 1-based.
+    /// 1-based; 0 means the last page.
     pub page: u32,
     pub x: f32,
     pub y: f32,

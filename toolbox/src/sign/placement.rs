@@ -42,11 +42,6 @@ pub fn check(placement: &Placement) -> Result<(), ToolError> {
             "the signature is {width} of the page wide: use a share above 0 and at most 1"
         )));
     }
-    if placement.page == 0 {
-        return Err(ToolError::BadOptions(
-            "the signature page is 0: pages are numbered from 1".into(),
-        ));
-    }
     Ok(())
 }
 
@@ -58,7 +53,11 @@ pub fn locate(
     aspect: f64,
 ) -> Result<Spot, ToolError> {
     let count = tree.pages.len();
-    let index = placement.page as usize - 1;
+    // 0 is the last page, where signatures usually go.
+    let index = match placement.page {
+        0 => count.saturating_sub(1),
+        page => page as usize - 1,
+    };
     let Some(page) = tree.pages.get(index) else {
         return Err(ToolError::BadOptions(format!(
             "the signature is to go on page {} but the PDF has {count} page{}: choose a page \

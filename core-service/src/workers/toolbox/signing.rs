@@ -80,10 +80,8 @@ fn run_sign(
         None
     };
     let SignPlacement { page, x, y, width } = placement.unwrap_or_default();
-    let pages = quire_toolbox::page_count(work.first()).map_err(failure)?;
     let placement = sign::Placement {
-        // 0 is the last page, where signatures usually go.
-        page: if page == 0 { pages } else { page },
+        page,
         x,
         y,
         width: if width == 0.0 { SIGNATURE_WIDTH } else { width },
