@@ -120,15 +120,23 @@ class Soffice:
         ]
         self.profile = profile
         self.template = template
+        # A first start on a new machine (fresh font caches, a profile being created) now and
+        # then aborts; one more try is given while starting, never while converting.
+        self.start_retries = 1
         self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, stdout=sys.stderr)
 
-    def alive(self):
+    def alive(self, starting=False):
         """Whether soffice runs, starting it again (once per request) if it asked to."""
         status = self.process.poll()
         if status is None:
             return True
         if status == RESTART:
             self.keep_template()
+            self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, stdout=sys.stderr)
+            return True
+        if starting and self.start_retries > 0:
+            self.start_retries -= 1
+            sys.stderr.write("soffice.bin exited while starting (status %s), starting it again\n" % status)
             self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, stdout=sys.stderr)
             return True
         return False
@@ -160,7 +168,7 @@ def connect(soffice, pipe):
                 "com.sun.star.frame.Desktop", context
             )
         except NoConnectException:
-            if not soffice.alive():
+            if not soffice.alive(starting=True):
                 raise RuntimeError(
                     "LibreOffice (soffice.bin) exited while starting, with status %s"
                     % soffice.process.returncode
