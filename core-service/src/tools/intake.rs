@@ -45,7 +45,8 @@ impl Verdicts {
                     return Err(ApiError::new(
                         ErrorCode::VirusFound,
                         format!(
-                            "the antivirus found {signature} in {filename}; nothing was made                              from it: use a clean file"
+                            "the antivirus found {signature} in {filename}; nothing was made \
+                             from it: use a clean file"
                         ),
                     ));
                 }
