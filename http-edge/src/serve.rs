@@ -2,6 +2,7 @@
 //! calls through the core's gRPC stack without a socket (the core still listens on
 //! QUIRE_GRPC_ADDR, and on QUIRE_GRPC_SOCKET when set, for other services).
 
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 
 use crate::{CoreClients, EdgeConfig, EdgeState, app};
@@ -60,6 +61,13 @@ pub async fn serve_edge(
     tracing::info!(addr = %listener.local_addr()?, "http edge listening");
     // The peer address feeds the core's per-address login limits.
     let app = app(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    // No Nagle: a streamed answer is written as its headers, then its chunks, and a client that
+    // delays its ACKs held the first chunk back 40 ms (every toolbox call, measured).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!(%error, "tcp_nodelay not set");
+        }
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await?;

@@ -67,7 +67,15 @@ pub fn incoming(
     tcp: TcpListener,
     unix: Option<UnixListener>,
 ) -> Pin<Box<dyn Stream<Item = io::Result<CoreConn>> + Send>> {
-    let tcp = TcpListenerStream::new(tcp).map(|conn| conn.map(CoreConn::Tcp));
+    // No Nagle, as tonic's own TCP server sets it: a streamed answer's small frames go at once.
+    let tcp = TcpListenerStream::new(tcp).map(|conn| {
+        conn.map(|stream| {
+            if let Err(error) = stream.set_nodelay(true) {
+                tracing::debug!(%error, "tcp_nodelay not set");
+            }
+            CoreConn::Tcp(stream)
+        })
+    });
     match unix {
         Some(unix) => {
             let unix = UnixListenerStream::new(unix).map(|conn| conn.map(CoreConn::Unix));

@@ -42,11 +42,12 @@ pub async fn compress(
     let file = tokio::fs::File::open(output.path())
         .await
         .map_err(|e| ApiError::internal("reading the compressed PDF", e))?;
-    let pdf = ReaderStream::new(file).map(move |chunk| {
-        // The output file lives as long as the answer streams.
-        let _keep = &output;
-        chunk.map_err(|e| ApiError::internal("reading the compressed PDF", e))
-    });
+    let pdf =
+        ReaderStream::with_capacity(file, quire_proto::transport::CHUNK_SIZE).map(move |chunk| {
+            // The output file lives as long as the answer streams.
+            let _keep = &output;
+            chunk.map_err(|e| ApiError::internal("reading the compressed PDF", e))
+        });
     Ok(Compressed {
         original_size,
         compressed_size: done.size,

@@ -60,7 +60,7 @@ pub async fn render_zip(
         let _input = input;
         write_zip(&processing, &path, pages, dpi, writer).await
     });
-    let body = ReaderStream::new(reader)
+    let body = ReaderStream::with_capacity(reader, quire_proto::transport::CHUNK_SIZE)
         .map(|chunk| chunk.map_err(|e| ApiError::internal("streaming the ZIP", e)))
         .chain(
             stream::once(async move {

@@ -71,12 +71,18 @@ pub async fn run(
     let Answer::Tooled(Tooled { files, notes }) = answer else {
         return Err(unexpected_answer());
     };
-    tracing::debug!(tool = shape.slug, files = files.len(), "tool done");
+    let file_count = files.len();
     let mut result = if shape.zip {
         package::zip(workdir, files, &format!("{stem}-{}.zip", shape.slug)).await?
     } else {
         package::single(workdir, files).await?
     };
+    tracing::debug!(
+        tool = shape.slug,
+        files = file_count,
+        total_ms = started.elapsed().as_millis() as u64,
+        "tool done"
+    );
     result.summary.notes = notes;
     Ok(result)
 }

@@ -106,11 +106,13 @@ async fn stream_file(
     let failed = |e: std::io::Error| ApiError::internal("reading the tool's result", e);
     let file = tokio::fs::File::open(&path).await.map_err(failed)?;
     summary.size = file.metadata().await.map_err(failed)?.len();
-    let bytes = ReaderStream::new(file).map(move |chunk| {
-        // The directory lives as long as the answer streams.
-        let _keep = &workdir;
-        chunk.map_err(|e| ApiError::internal("reading the tool's result", e))
-    });
+    // The transport's chunk size: ReaderStream's default 4 KiB made a message per 4 KiB.
+    let bytes =
+        ReaderStream::with_capacity(file, quire_proto::transport::CHUNK_SIZE).map(move |chunk| {
+            // The directory lives as long as the answer streams.
+            let _keep = &workdir;
+            chunk.map_err(|e| ApiError::internal("reading the tool's result", e))
+        });
     Ok(ToolResult {
         summary,
         bytes: Box::pin(bytes),

@@ -30,7 +30,11 @@ impl Server {
             cmd.env("QUIRE_DATA_DIR", data)
                 .env("QUIRE_HTTP_ADDR", format!("127.0.0.1:{http}"))
                 .env("QUIRE_GRPC_ADDR", format!("127.0.0.1:{grpc}"))
-                .env("QUIRE_LOG", "warn")
+                // QUIRE_LOG passes through, to read the server's timings while a bench runs.
+                .env(
+                    "QUIRE_LOG",
+                    std::env::var("QUIRE_LOG").unwrap_or_else(|_| "warn".into()),
+                )
                 .env(
                     "QUIRE_PDFIUM_LIB",
                     concat!(env!("CARGO_MANIFEST_DIR"), "/../.cache/pdfium/libpdfium.so"),

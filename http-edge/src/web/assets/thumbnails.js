@@ -164,14 +164,19 @@ function organize() {
       return tile;
     }));
   };
-  // The order field as typed: page numbers within the document and "blank"; anything else
-  // leaves the grid as it was (the edge explains the mistake when the form is sent).
-  order.addEventListener("change", () => {
-    if (!thumbs) return;
+  // The order field as typed: page numbers within the document and "blank"; null for anything
+  // else, which leaves the grid as it was (the edge explains the mistake when the form is sent).
+  const typedOrder = () => {
     const typed = order.value.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)
       .map((s) => (s === "blank" ? "blank" : Number(s)));
-    const same = typed.length === slots.length && typed.every((s, i) => s === slots[i]);
-    if (!same && typed.every((s) => s === "blank" || (Number.isInteger(s) && s >= 1 && s <= count))) {
+    const valid = typed.length > 0 && typed.every((s) => s === "blank" || (Number.isInteger(s) && s >= 1 && s <= count));
+    return valid ? typed : null;
+  };
+  order.addEventListener("change", () => {
+    if (!thumbs) return;
+    const typed = typedOrder();
+    const same = typed && typed.length === slots.length && typed.every((s, i) => s === slots[i]);
+    if (typed && !same) {
       slots = typed;
       draw();
     }
@@ -182,6 +187,8 @@ function organize() {
     thumbs?.destroy();
     thumbs = null;
     grid.hidden = actions.hidden = true;
+    // The previous file's order goes: what is in the field once this one opens was typed for it.
+    order.value = "";
     const file = input.files[0];
     if (!file) return;
     const opened = await thumbnailsOf(file);
@@ -191,7 +198,8 @@ function organize() {
     }
     thumbs = opened;
     count = opened.doc.numPages;
-    change(() => (slots = Array.from({ length: count }, (_, i) => i + 1)));
+    // An order typed while the document was opening is kept, not replaced by 1..n.
+    change(() => (slots = typedOrder() ?? Array.from({ length: count }, (_, i) => i + 1)));
     grid.hidden = actions.hidden = false;
   });
 }
