@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod common;
+mod corpus_files;
 #[path = "common/qpdf.rs"]
 mod qpdf;
 #[path = "common/security.rs"]
@@ -205,21 +206,9 @@ fn the_corpus_encrypted_files_unlock_as_qpdf_decrypts_them() {
 /// by qpdf where qpdf finds the input clean, and unlocked again to the same page content.
 #[test]
 fn every_corpus_pdf_survives_protect_then_unlock() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.cache");
-    let mut files = std::collections::BTreeMap::new();
-    for corpus in ["pdf-corpus", "compress-corpus"] {
-        let Ok(entries) = std::fs::read_dir(root.join(corpus)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.extension().is_some_and(|ext| ext == "pdf") {
-                files.entry(entry.file_name()).or_insert(path);
-            }
-        }
-    }
+    let files = corpus_files::corpus();
     if files.is_empty() {
-        eprintln!("note: no corpus under {}: skipped", root.display());
+        eprintln!("note: no corpus under .cache (scripts/setup.sh --tests fetches it): skipped");
         return;
     }
     let check_qpdf = qpdf::available("every_corpus_pdf_survives_protect_then_unlock");
@@ -228,7 +217,6 @@ fn every_corpus_pdf_survives_protect_then_unlock() {
     let mut failures = Vec::new();
     let (mut done, mut refused) = (0, 0);
     for (name, file) in &files {
-        let name = name.to_string_lossy();
         let written = match protect(file, USER, OWNER, PRINT_ONLY, &sealed) {
             Ok(written) => written,
             Err(ToolError::InvalidFile(_) | ToolError::Encrypted) => {
