@@ -1,12 +1,9 @@
 //! A compression request on the core: the worker writes the compressed PDF beside the staged
 //! input, and it streams back from there; both files go when the answer is done.
 
-use futures::StreamExt;
-use tokio_util::io::ReaderStream;
-
 use crate::{
     error::{ApiError, ApiResult},
-    process::{ByteStream, Processing, staged::StagedInput, unexpected_answer},
+    process::{ByteStream, Processing, read_stream, staged::StagedInput, unexpected_answer},
     workers::protocol::{Answer, Compress, Job, Task},
 };
 
@@ -42,12 +39,8 @@ pub async fn compress(
     let file = tokio::fs::File::open(output.path())
         .await
         .map_err(|e| ApiError::internal("reading the compressed PDF", e))?;
-    let pdf =
-        ReaderStream::with_capacity(file, quire_proto::transport::CHUNK_SIZE).map(move |chunk| {
-            // The output file lives as long as the answer streams.
-            let _keep = &output;
-            chunk.map_err(|e| ApiError::internal("reading the compressed PDF", e))
-        });
+    // The output file lives as long as the answer streams.
+    let pdf = read_stream(file, output, "reading the compressed PDF");
     Ok(Compressed {
         original_size,
         compressed_size: done.size,

@@ -4,12 +4,13 @@
 
 use async_zip::{Compression, ZipEntryBuilder, tokio::write::ZipFileWriter};
 use futures::{StreamExt, stream};
-use tokio_util::io::ReaderStream;
 
 use super::pdfium::{check_pixels, pixel_size};
 use crate::{
     error::{ApiError, ApiResult},
-    process::{ByteStream, Processing, failure_error, staged::StagedInput, unexpected_answer},
+    process::{
+        ByteStream, Processing, failure_error, read_stream, staged::StagedInput, unexpected_answer,
+    },
     workers::protocol::{Answer, Job, Render, Source, Task},
 };
 
@@ -60,9 +61,7 @@ pub async fn render_zip(
         let _input = input;
         write_zip(&processing, &path, pages, dpi, writer).await
     });
-    let body = ReaderStream::with_capacity(reader, quire_proto::transport::CHUNK_SIZE)
-        .map(|chunk| chunk.map_err(|e| ApiError::internal("streaming the ZIP", e)))
-        .chain(
+    let body = read_stream(reader, (), "streaming the ZIP").chain(
             stream::once(async move {
                 // The archive ended: say why if it ended early.
                 match task.await {

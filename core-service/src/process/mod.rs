@@ -20,6 +20,27 @@ use crate::{
 pub type ByteStream =
     std::pin::Pin<Box<dyn futures::Stream<Item = ApiResult<bytes::Bytes>> + Send>>;
 
+/// `reader` as an answer's bytes, in the transport's chunks (ReaderStream's default 4 KiB made
+/// a message per 4 KiB); `keep`, the temporary file or directory read from, lives as long as
+/// the answer streams. A read error is an internal error in `context`.
+pub fn read_stream<R, K>(
+    reader: R,
+    keep: K,
+    context: &'static str,
+) -> impl futures::Stream<Item = ApiResult<bytes::Bytes>> + Send + 'static
+where
+    R: tokio::io::AsyncRead + Send + 'static,
+    K: Send + 'static,
+{
+    use futures::StreamExt;
+    tokio_util::io::ReaderStream::with_capacity(reader, quire_proto::transport::CHUNK_SIZE).map(
+        move |chunk| {
+            let _keep = &keep;
+            chunk.map_err(|e| ApiError::internal(context, e))
+        },
+    )
+}
+
 /// SPEC 8: OCR and PDF to images take up to 30 pages.
 pub const MAX_PAGES: u32 = 30;
 

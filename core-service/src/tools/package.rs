@@ -4,15 +4,13 @@
 use std::path::{Path, PathBuf};
 
 use async_zip::{Compression, ZipEntryBuilder, tokio::write::ZipFileWriter};
-use futures::StreamExt;
 use quire_proto::v1::ToolSummary;
 use tokio::io::AsyncReadExt;
-use tokio_util::io::ReaderStream;
 
 use super::ToolResult;
 use crate::{
     error::{ApiError, ApiResult},
-    process::unexpected_answer,
+    process::{read_stream, unexpected_answer},
     workers::protocol::ToolFile,
 };
 
@@ -106,13 +104,8 @@ async fn stream_file(
     let failed = |e: std::io::Error| ApiError::internal("reading the tool's result", e);
     let file = tokio::fs::File::open(&path).await.map_err(failed)?;
     summary.size = file.metadata().await.map_err(failed)?.len();
-    // The transport's chunk size: ReaderStream's default 4 KiB made a message per 4 KiB.
-    let bytes =
-        ReaderStream::with_capacity(file, quire_proto::transport::CHUNK_SIZE).map(move |chunk| {
-            // The directory lives as long as the answer streams.
-            let _keep = &workdir;
-            chunk.map_err(|e| ApiError::internal("reading the tool's result", e))
-        });
+    // The directory lives as long as the answer streams.
+    let bytes = read_stream(file, workdir, "reading the tool's result");
     Ok(ToolResult {
         summary,
         bytes: Box::pin(bytes),
