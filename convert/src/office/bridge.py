@@ -123,6 +123,9 @@ class Soffice:
         # A first start on a new machine (fresh font caches, a profile being created) now and
         # then aborts; one more try is given while starting, never while converting.
         self.start_retries = 1
+        self.start()
+
+    def start(self):
         self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, stdout=sys.stderr)
 
     def alive(self, starting=False):
@@ -132,12 +135,12 @@ class Soffice:
             return True
         if status == RESTART:
             self.keep_template()
-            self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, stdout=sys.stderr)
+            self.start()
             return True
         if starting and self.start_retries > 0:
             self.start_retries -= 1
-            sys.stderr.write("soffice.bin exited while starting (status %s), starting it again\n" % status)
-            self.process = subprocess.Popen(self.args, stdin=subprocess.DEVNULL, stdout=sys.stderr)
+            sys.stderr.write("soffice.bin exited while starting (status %s), again\n" % status)
+            self.start()
             return True
         return False
 
