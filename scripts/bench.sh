@@ -3,7 +3,9 @@
 # images and compression against tesseract, pdftoppm, mutool and Ghostscript, compression also
 # on the real-world corpus; QUIRE_BENCH_ONLY=ocr|scan|render|compress|corpus runs one part),
 # `scripts/bench.sh support` (the anonymizer against Presidio), `scripts/bench.sh upload`,
-# `scripts/bench.sh tools` (the toolbox's merge, split and rotate against the qpdf CLI),
+# `scripts/bench.sh tools` (the toolbox's merge, split and rotate against the qpdf CLI, redaction
+# of a 30-page PDF, PDF/A against Ghostscript judged by pikepdf's validator;
+# QUIRE_BENCH_ONLY=pages|redact|pdfa runs one part),
 # `scripts/bench.sh convert` (office and HTML to PDF with the warm engines against a cold
 # `soffice --convert-to pdf` and `chromium --print-to-pdf` per file).
 set -euo pipefail
@@ -11,8 +13,11 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 bench="${1:?usage: scripts/bench.sh process|support|upload|tools|convert}"
-# The process and tools benchmarks also read the real-world corpus (.cache/compress-corpus).
-if [ "$bench" = process ] || [ "$bench" = tools ]; then
+# The process and tools benchmarks also read the real-world corpus (.cache/compress-corpus);
+# the tools benchmark judges PDF/A outputs with the test tools' pikepdf (.cache/venv).
+if [ "$bench" = tools ]; then
+  scripts/setup.sh --tests
+elif [ "$bench" = process ]; then
   scripts/setup.sh --corpus
 else
   scripts/setup.sh
@@ -41,11 +46,11 @@ case "$bench" in
     ;;
   upload) CLAMD_PORT=3312 QUIRE_MAX_UPLOAD_SIZE=2147483648 scripts/clamd.sh --test-signatures ;;
   tools)
-    if ! command -v qpdf >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1; then
+    if ! command -v qpdf >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1 || ! command -v gs >/dev/null 2>&1; then
       echo "bench: installing the reference tools"
       export DEBIAN_FRONTEND=noninteractive
       apt-get update -q
-      apt-get install -y -q --no-install-recommends qpdf curl
+      apt-get install -y -q --no-install-recommends qpdf curl ghostscript
     fi
     CLAMD_PORT=3312 scripts/clamd.sh --test-signatures
     ;;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Quire needs to build and run on a Debian machine, idempotently: Debian packages
 # (clamd, protoc, Tesseract, qpdf, cmake and nasm for the bundled libjpeg-turbo, nodejs and npm,
-# LibreOffice and Chromium for the toolbox's conversions), the PDFium library from the pypdfium2
+# LibreOffice and Chromium for the toolbox's conversions, fonts and ICC profiles for PDF/A), the PDFium library from the pypdfium2
 # wheel and Swagger UI and pdf.js (npm, http-edge/web), which the binary embeds. With --tests,
 # also what the tests need: playwright-core (tests/web) for the browser tests, poppler-utils,
 # the test tools (buf, grpcio, schemathesis, pikepdf) in .cache/venv
@@ -48,6 +48,13 @@ base_packages="$(command -v node >/dev/null && command -v npm >/dev/null || echo
 command -v chromium >/dev/null 2>&1 || need_apt=1
 [ -f /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf ] || need_apt=1
 base_packages="$base_packages libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno chromium fonts-liberation2"
+# PDF/A: the URW base35 fonts (metric clones of the standard 14) stand in for fonts a document
+# does not embed; the sRGB (icc-profiles-free) and Ghostscript's CMYK and gray (libgs-common)
+# ICC profiles become the output intent and the default colour spaces.
+[ -f /usr/share/fonts/type1/urw-base35/NimbusSans-Regular.t1 ] || need_apt=1
+[ -f /usr/share/color/icc/sRGB.icc ] || need_apt=1
+[ -f /usr/share/color/icc/ghostscript/default_cmyk.icc ] || need_apt=1
+base_packages="$base_packages fonts-urw-base35 icc-profiles-free libgs-common"
 # The browser tests of the web interface: Debian's chromium driven by playwright-core (npm).
 test_packages=""
 if [ "$tests" = 1 ]; then
@@ -56,10 +63,10 @@ if [ "$tests" = 1 ]; then
     command -v "$cmd" >/dev/null 2>&1 || need_apt=1
   done
   test_packages="curl poppler-utils openssl"
-  # Fonts the compression quality test embeds (a TrueType and a Type 1 program).
+  # Fonts the compression quality test embeds (a TrueType and a Type 1 program; the Type 1
+  # comes with the base packages' URW fonts).
   [ -f /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || need_apt=1
-  [ -f /usr/share/fonts/type1/urw-base35/NimbusSans-Regular.t1 ] || need_apt=1
-  test_packages="$test_packages fonts-dejavu-core fonts-urw-base35"
+  test_packages="$test_packages fonts-dejavu-core"
 fi
 # The corpora come through pip, npm and apt-get; pdfinfo reads their producers and page counts.
 if [ "$corpus" = 1 ]; then

@@ -9,6 +9,7 @@
 //! A crate of its own, with no async runtime or service code, so that it builds and tests in
 //! seconds and its bench can run it straight on a corpus.
 
+mod content;
 mod displayed;
 mod fonts;
 mod images;
@@ -18,6 +19,26 @@ mod streams;
 mod structure;
 #[cfg(test)]
 mod test_pdf;
+mod zlib;
+
+/// Font program code other engines reuse (the toolbox's PDF/A conversion embeds substitute
+/// Type 1 fonts with it): Type 1 programs rewritten as subset CFF, and the standard
+/// encodings with their glyph names' Unicode values.
+pub mod font_programs {
+    pub use crate::fonts::encodings::{MAC_ROMAN, STANDARD, WIN_ANSI, named, unicode_of};
+    pub use crate::fonts::type1::{Type1Error, Type1Font};
+}
+
+/// Image and CMap code the toolbox's redaction reuses: every image filter this crate decodes
+/// (areas are burnt into the pixels), its JPEG encoder, image colour spaces, and embedded
+/// CMaps' codespaces (shown strings are split into character codes).
+pub mod redaction {
+    pub use crate::fonts::cmap::Cmap;
+    pub use crate::images::ccitt::{encode as encode_ccitt, parms as ccitt_parms};
+    pub use crate::images::decode::{Declared, Decoded, decode, filters};
+    pub use crate::images::jpeg::{Pixels, encode as encode_jpeg};
+    pub use crate::images::space::{Space, parse as parse_space};
+}
 
 use std::path::Path;
 
@@ -122,11 +143,13 @@ pub fn compress(
 /// What the pages show, read in one pass over their content: the strings each font shows and
 /// the largest size each image is drawn at.
 fn survey(doc: &Document) -> (fonts::Usage, displayed::DisplayedSizes) {
-    let mut usage = fonts::UsageWalker::new(doc);
-    let mut sizes = displayed::Walker::new(doc);
+    let forms = pages::Forms::default();
+    let mut usage = fonts::UsageWalker::new(doc, &forms);
+    let mut sizes = displayed::Walker::new(doc, &forms);
     for page in pages::page_contents(doc) {
         usage.page(&page);
         sizes.page(&page);
+        forms.clear();
     }
     (usage.finish(), sizes.finish())
 }

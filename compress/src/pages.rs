@@ -3,7 +3,13 @@
 //! streams (/AP's normal,
 //! rollover and down entries, each a stream or a dictionary of states).
 
-use lopdf::{Dictionary, Document, Object, ObjectId, content::Content};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use lopdf::{Dictionary, Document, Object, ObjectId, Stream, content::Content};
+
+use crate::content;
 
 use crate::streams::MAX_DECODED;
 
@@ -25,8 +31,39 @@ pub fn page_contents(doc: &Document) -> impl Iterator<Item = PageContent<'_>> {
         content: doc
             .get_page_content_with_limit(id, MAX_DECODED)
             .ok()
-            .and_then(|bytes| Content::decode(&bytes).ok()),
+            .and_then(|bytes| content::parse(&bytes)),
     })
+}
+
+/// The forms, patterns and appearance streams one page draws, parsed once for both walks:
+/// each read them on its own, and parsing them twice was a third of the survey on a manual
+/// whose figures are forms. Kept for one page at a time ([`Forms::clear`]), so that a file's
+/// figures are not all held parsed at once; a form drawn on another page is parsed again only
+/// when a walk reads it again there.
+#[derive(Default)]
+pub struct Forms {
+    parsed: RefCell<HashMap<ObjectId, Rc<Option<Content>>>>,
+}
+
+impl Forms {
+    /// The stream's operations, or `None` when it cannot be inflated or parsed.
+    pub fn content(&self, id: ObjectId, stream: &Stream) -> Rc<Option<Content>> {
+        if let Some(parsed) = self.parsed.borrow().get(&id) {
+            return Rc::clone(parsed);
+        }
+        let parsed = Rc::new(
+            stream
+                .decompressed_content_with_limit(MAX_DECODED)
+                .ok()
+                .and_then(|bytes| content::parse(&bytes)),
+        );
+        self.parsed.borrow_mut().insert(id, Rc::clone(&parsed));
+        parsed
+    }
+
+    pub fn clear(&self) {
+        self.parsed.borrow_mut().clear();
+    }
 }
 
 /// The page's resource dictionaries, nearest first.

@@ -42,6 +42,18 @@ where
     })
 }
 
+/// `run` for each of `parts` parts of one large piece of work (an image's rows), on up to
+/// one thread per core; the results in part order, `None` if a part panicked.
+pub fn parts<R: Send>(parts: usize, run: impl Fn(usize) -> R + Sync) -> Option<Vec<R>> {
+    let work: Vec<usize> = (0..parts).collect();
+    let mut done = map(&work, || (), |(), &part| Some((part, run(part))));
+    if done.len() != parts {
+        return None;
+    }
+    done.sort_unstable_by_key(|&(part, _)| part);
+    Some(done.into_iter().map(|(_, result)| result).collect())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -51,5 +63,11 @@ mod tests {
         out.sort_unstable();
         let expected: Vec<u32> = (0..1000).filter(|n| n % 3 != 0).map(|n| n * 2).collect();
         assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn parts_come_back_in_order() {
+        let out = super::parts(37, |part| part * 3).expect("no panic");
+        assert_eq!(out, (0..37).map(|part| part * 3).collect::<Vec<_>>());
     }
 }

@@ -52,8 +52,9 @@ pub fn recompress_streams(doc: &mut Document) -> Result<usize, CompressError> {
                     Err(_) => return None,
                 }
             };
-            let packed = deflate(&plain).ok()?;
-            (packed.len() < stream.content.len()).then_some(Ok((id, packed)))
+            // Kept only when smaller than what the stream has: stopped once it is not.
+            let packed = crate::zlib::deflate_under(&plain, stream.content.len())?;
+            Some(Ok((id, packed)))
         },
     );
     let mut changed = 0;
@@ -98,16 +99,6 @@ pub fn bomb() -> CompressError {
         "a stream of the PDF decodes to more than {} MiB (a decompression bomb): it cannot be compressed",
         MAX_DECODED >> 20
     ))
-}
-
-fn deflate(data: &[u8]) -> std::io::Result<Vec<u8>> {
-    use std::io::Write;
-    let mut encoder = flate2::write::ZlibEncoder::new(
-        Vec::with_capacity(data.len() / 2),
-        flate2::Compression::new(LEVEL),
-    );
-    encoder.write_all(data)?;
-    encoder.finish()
 }
 
 /// Points every reference to a duplicate stream at its first copy; the copies are then

@@ -20,8 +20,18 @@ use v1::tool_options::Tool;
 /// Far above any single file's time with the per-job limit; reaching it means a hang.
 const HANG: Duration = Duration::from_secs(240);
 
-/// Each one-PDF tool with options a person would pick.
+/// Each one-PDF tool with options a person would pick; `QUIRE_CORPUS_TOOLS=redact,pdfa`
+/// keeps only those (a developer's run after changing one engine).
 fn tools() -> Vec<(&'static str, Tool)> {
+    let only = std::env::var("QUIRE_CORPUS_TOOLS").unwrap_or_default();
+    let mut tools = all_tools();
+    if !only.is_empty() {
+        tools.retain(|(slug, _)| only.split(',').any(|o| o.trim() == *slug));
+    }
+    tools
+}
+
+fn all_tools() -> Vec<(&'static str, Tool)> {
     vec![
         (
             "split",
@@ -127,6 +137,33 @@ fn tools() -> Vec<(&'static str, Tool)> {
             "fill-form",
             Tool::FillForm(v1::FillFormOptions {
                 action: Some(v1::fill_form_options::Action::List(true)),
+            }),
+        ),
+        (
+            "redact",
+            Tool::Redact(v1::RedactOptions {
+                action: Some(v1::redact_options::Action::Apply(v1::RedactApply {
+                    areas: vec![v1::RedactArea {
+                        page: 1,
+                        x: 0.25,
+                        y: 0.4,
+                        width: 0.5,
+                        height: 0.2,
+                    }],
+                    search: Some(v1::RedactSearch {
+                        presets: vec![v1::RedactPreset::Email as i32],
+                        ..Default::default()
+                    }),
+                    label: "REDACTED".into(),
+                    clean_document: true,
+                    ..Default::default()
+                })),
+            }),
+        ),
+        (
+            "pdfa",
+            Tool::Pdfa(v1::PdfaOptions {
+                level: v1::PdfaLevel::A2b as i32,
             }),
         ),
     ]

@@ -46,8 +46,8 @@ export async function walkTools(t, width) {
   const { page, base, errors } = t;
   await page.goto(`${base}/tools`);
   const routes = await page.locator("#tool-list a[href^='/tools/']").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
-  for (const slug of ["sign", "fill-form", "office-to-pdf", "html-to-pdf"]) assert.ok(routes.includes(`/tools/${slug}`), `/tools lists ${slug}`);
-  assert.ok(routes.length >= 27, `${routes.length} tools listed`);
+  for (const slug of ["sign", "fill-form", "office-to-pdf", "html-to-pdf", "redact", "pdfa"]) assert.ok(routes.includes(`/tools/${slug}`), `/tools lists ${slug}`);
+  assert.ok(routes.length >= 29, `${routes.length} tools listed`);
   for (const route of routes) {
     await page.goto(`${base}${route}`, { waitUntil: "networkidle" });
     assert.equal(await page.locator("h1").count(), 1, route);

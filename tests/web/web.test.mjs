@@ -10,6 +10,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { organizeThumbnails, removeBlankPreview, signPage, walkTools, writeFixtures } from "./toolbox-checks.mjs";
 import { conversionForms, fillFormPage } from "./toolbox-forms.mjs";
+import { pdfaPage, redactPage } from "./toolbox-redact.mjs";
 import { watch } from "./watch.mjs";
 
 const base = process.env.QUIRE_WEB_BASE;
@@ -260,6 +261,10 @@ try {
   await fillFormPage(toolboxChecks);
   step("toolbox: the HTML or Markdown and Office forms");
   await conversionForms(toolboxChecks);
+  step("toolbox: redact marks an area and a search hit, and says what it checked");
+  await redactPage(toolboxChecks);
+  step("toolbox: PDF/A says its output conforms");
+  await pdfaPage(toolboxChecks);
   step("every tool page at 1200px: no error logged, no CSP violation");
   const listed = await walkTools(toolboxChecks, 1200);
 

@@ -7,8 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream, content::Content};
 
-use crate::pages::{PageContent, appearance_streams};
-use crate::streams::MAX_DECODED;
+use crate::pages::{Forms, PageContent, appearance_streams};
 
 mod matrix;
 
@@ -25,9 +24,10 @@ const MAX_VISITS: usize = 20_000;
 pub type DisplayedSizes = HashMap<ObjectId, (f32, f32)>;
 
 impl<'a> Walker<'a> {
-    pub fn new(doc: &'a Document) -> Self {
+    pub fn new(doc: &'a Document, forms: &'a Forms) -> Self {
         Walker {
             doc,
+            forms,
             sizes: DisplayedSizes::new(),
             seen: HashSet::new(),
         }
@@ -52,6 +52,7 @@ impl<'a> Walker<'a> {
 
 pub struct Walker<'a> {
     doc: &'a Document,
+    forms: &'a Forms,
     sizes: DisplayedSizes,
     /// (stream, its base matrix's scale and skew) already walked: the sizes a stream gives
     /// depend only on those, so a form drawn a thousand times at one size is read once.
@@ -155,10 +156,8 @@ impl<'a> Walker<'a> {
                 .collect(),
             Err(_) => resources.to_vec(),
         };
-        if let Ok(bytes) = stream.decompressed_content_with_limit(MAX_DECODED)
-            && let Ok(content) = Content::decode(&bytes)
-        {
-            self.walk(&content, &own, base, depth + 1);
+        if let Some(content) = self.forms.content(id, stream).as_ref() {
+            self.walk(content, &own, base, depth + 1);
         }
     }
 

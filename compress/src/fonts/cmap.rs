@@ -116,6 +116,14 @@ impl Cmap {
     }
 
     fn cids(&self, s: &[u8], out: &mut BTreeSet<u32>) -> Option<()> {
+        out.extend(self.codes(s)?.into_iter().map(|(_, cid)| cid));
+        Some(())
+    }
+
+    /// The codes of `s` in order, each as its length in bytes and its CID; `None` when `s`
+    /// does not split into codes of the codespace.
+    pub fn codes(&self, s: &[u8]) -> Option<Vec<(usize, u32)>> {
+        let mut codes = Vec::new();
         let mut rest = s;
         while !rest.is_empty() {
             let len = (1..=4).find(|&n| {
@@ -138,10 +146,10 @@ impl Cmap {
                 .rev()
                 .find(|r| r.len == len && (r.low..=r.high).contains(&value))
                 .map_or(0, |r| r.cid.saturating_add(value - r.low));
-            out.insert(cid);
+            codes.push((len, cid));
             rest = tail;
         }
-        Some(())
+        Some(codes)
     }
 }
 

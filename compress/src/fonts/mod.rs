@@ -8,16 +8,16 @@
 //! Type 1 programs (FontFile) are rewritten as subset CFF (FontFile3 /Type1C) by `type1`,
 //! glyph names unchanged. Identical programs are merged before and after.
 
-mod cmap;
+pub(crate) mod cmap;
 mod dedupe;
-mod encodings;
+pub mod encodings;
 mod glyphs;
 mod maps_trim;
 mod program;
 mod sfnt_cmap;
 #[cfg(test)]
 mod tests;
-mod type1;
+pub mod type1;
 mod type1_pdf;
 mod usage;
 
@@ -46,14 +46,18 @@ pub fn subset_fonts(doc: &mut Document, usage: &Usage) -> usize {
     let references = count_references(doc);
     let plans = plan(doc, usage, &references);
     let mut rewritten = 0;
+    let mut replaced = Vec::new();
     for (id, plan) in plans {
         let done = match &plan.need {
             Some(Need::Glyphs(glyphs)) => rewrite(doc, id, &plan, glyphs),
-            Some(Need::Names(names)) => type1_pdf::rewrite(doc, id, names),
+            Some(Need::Names(names)) => type1_pdf::rewrite(doc, id, names)
+                .map(|program| replaced.push(program))
+                .is_some(),
             None => false,
         };
         rewritten += usize::from(done);
     }
+    type1_pdf::repoint(doc, &replaced);
     dedupe::merge_programs(doc);
     maps_trim::trim(doc, usage, &references);
     rewritten
@@ -124,6 +128,8 @@ fn plan(
     // References seen on the ways from fonts to programs: (holder, target).
     let mut edges: BTreeSet<(ObjectId, ObjectId)> = BTreeSet::new();
     let mut decoded: HashMap<ObjectId, Option<Vec<u8>>> = HashMap::new();
+    // Type 1 programs parsed, once each however many fonts share them.
+    let mut type1: HashMap<ObjectId, Option<type1::Type1Font>> = HashMap::new();
     for (&font_id, object) in &doc.objects {
         let Object::Dictionary(font) = object else {
             continue;
@@ -191,8 +197,11 @@ fn plan(
         let codes = || strings().flatten().copied().collect::<BTreeSet<u8>>();
         let need = match (format, descendant) {
             _ if !known => None,
-            (Some(Format::Type1), None) => type1_pdf::parse(doc, program_id)
-                .map(|program| Need::Names(type1_pdf::names(doc, font, &program, &codes()))),
+            (Some(Format::Type1), None) => type1
+                .entry(program_id)
+                .or_insert_with(|| type1_pdf::parse(doc, program_id))
+                .as_ref()
+                .map(|program| Need::Names(type1_pdf::names(doc, font, program, &codes()))),
             (Some(Format::Type1), Some(_)) | (None, _) => None,
             (Some(format), descendant) => {
                 let data = decoded

@@ -9,7 +9,7 @@ use lopdf::{Dictionary, Object, Stream};
 use super::Preset;
 use super::jpeg::{self, Pixels};
 use super::reencode::Role;
-use super::{flate, mono};
+use super::{flate, mono, palette};
 
 /// Colour images up to this many pixels are also tried as predicted Flate against JPEG; larger
 /// ones get JPEG only, as best-level deflate of millions of pixels is the slowest step here.
@@ -43,7 +43,10 @@ const MIN_JPEG_SIDE: u32 = 64;
 
 /// The encodings worth trying for these pixels: few colours get lossless palettes and
 /// never JPEG (it would blur line art and text for little gain); others get JPEG, and
-/// predicted Flate too when small enough to try. Masks get Flate only.
+/// predicted Flate too when small enough to try. Masks get Flate only. Each must cost less
+/// than `bound` (the best the caller has) to be of use: a Flate that cannot is stopped as soon
+/// as it is known, `Err` with its kind. Flate is stopped too once it cannot beat the JPEG,
+/// made first for that, though Flate comes first in the list (it wins a tie).
 pub fn encodings(
     stream: &Stream,
     pixels: &Pixels,
@@ -51,30 +54,38 @@ pub fn encodings(
     role: Role,
     preset: Preset,
     trial: Trial,
-) -> Vec<Stream> {
+    bound: usize,
+) -> Vec<Result<Stream, &'static str>> {
     let dims = (pixels.width, pixels.height);
-    let mut out = Vec::new();
-    let mut with =
-        |content: Vec<u8>, filter: &str, parms: Option<Dictionary>, bpc: u8, space: Object| {
-            let mut dict = stream.dict.clone();
-            dict.set("Width", i64::from(pixels.width));
-            dict.set("Height", i64::from(pixels.height));
-            dict.set("BitsPerComponent", i64::from(bpc));
-            dict.set("ColorSpace", space);
-            dict.set("Filter", filter);
-            dict.remove(b"Decode");
-            dict.remove(b"SMaskInData");
-            match parms {
-                Some(parms) => dict.set("DecodeParms", parms),
-                None => {
-                    dict.remove(b"DecodeParms");
-                }
+    let dict = |filter: &str, parms: Option<Dictionary>, bpc: u8, space: Object| {
+        let mut dict = stream.dict.clone();
+        dict.set("Width", i64::from(pixels.width));
+        dict.set("Height", i64::from(pixels.height));
+        dict.set("BitsPerComponent", i64::from(bpc));
+        dict.set("ColorSpace", space);
+        dict.set("Filter", filter);
+        dict.remove(b"Decode");
+        dict.remove(b"SMaskInData");
+        match parms {
+            Some(parms) => dict.set("DecodeParms", parms),
+            None => {
+                dict.remove(b"DecodeParms");
             }
-            out.push(Stream::new(dict, content));
-        };
+        }
+        dict
+    };
+    let flate = |data: &[u8], components: u8, bpc: u8, space: Object, bound: usize, kind| {
+        let parms = flate::predictor_parms(pixels.width, components, bpc);
+        let dict = dict("FlateDecode", Some(parms), bpc, space);
+        let limit = bound.saturating_sub(overhead(&dict));
+        flate::deflate_predicted_under(data, dims, components, bpc, limit)
+            .map(|content| Stream::new(dict, content))
+            .ok_or(kind)
+    };
+    let mut out = Vec::new();
     // Grey always fits 256 levels: a grey palette is only worth it below 8 bits.
     let palette = (!trial.jpeg_only)
-        .then(|| flate::palettize(&pixels.data, dims, pixels.channels))
+        .then(|| palette::palettize(&pixels.data, dims, pixels.channels))
         .flatten()
         .filter(|palette| pixels.channels == 3 || palette.bpc < 8);
     if let Some(palette) = palette {
@@ -86,7 +97,7 @@ pub fn encodings(
             dict.set("ColorSpace", space.clone());
             dict.remove(b"Decode");
             dict.remove(b"SMaskInData");
-            out.extend(mono::smallest(&dict, &packed, dims));
+            out.extend(mono::smallest(&dict, &packed, dims).map(Ok));
             return out;
         }
         if role == Role::Image {
@@ -97,19 +108,22 @@ pub fn encodings(
                 Object::Integer(hival as i64),
                 Object::String(palette.colours, lopdf::StringFormat::Literal),
             ]);
-            if let Some(content) = flate::deflate_predicted(&palette.indices, dims, 1, palette.bpc)
-            {
-                with(
-                    content,
-                    "FlateDecode",
-                    Some(flate::predictor_parms(pixels.width, 1, palette.bpc)),
-                    palette.bpc,
-                    indexed,
-                );
-            }
+            let kind = "flate-palette";
+            out.push(flate(
+                &palette.indices,
+                1,
+                palette.bpc,
+                indexed,
+                bound,
+                kind,
+            ));
             return out;
         }
     }
+    let jpeg = (role == Role::Image && pixels.width.min(pixels.height) >= MIN_JPEG_SIDE)
+        .then(|| faithful_jpeg(pixels, preset))
+        .flatten()
+        .map(|content| Stream::new(dict("DCTDecode", None, 8, space.clone()), content));
     let area = u64::from(pixels.width) * u64::from(pixels.height);
     let tiny = pixels.width.min(pixels.height) < MIN_JPEG_SIDE;
     let limit = if trial.photo {
@@ -117,25 +131,58 @@ pub fn encodings(
     } else {
         FLATE_TRIAL_PIXELS
     };
-    if !trial.jpeg_only
-        && (trial.exact || role == Role::SoftMask || tiny || area <= limit)
-        && let Some(content) = flate::deflate_predicted(&pixels.data, dims, pixels.channels, 8)
-    {
-        with(
-            content,
-            "FlateDecode",
-            Some(flate::predictor_parms(pixels.width, pixels.channels, 8)),
+    if !trial.jpeg_only && (trial.exact || role == Role::SoftMask || tiny || area <= limit) {
+        let bound = jpeg
+            .as_ref()
+            .map_or(bound, |jpeg| bound.min(cost(jpeg) + 1));
+        out.push(flate(
+            &pixels.data,
+            pixels.channels,
             8,
             space.clone(),
-        );
+            bound,
+            "flate",
+        ));
     }
-    if role == Role::Image
-        && pixels.width.min(pixels.height) >= MIN_JPEG_SIDE
-        && let Some(content) = faithful_jpeg(pixels, preset)
-    {
-        with(content, "DCTDecode", None, 8, space.clone());
-    }
+    out.extend(jpeg.map(Ok));
     out
+}
+
+/// The smallest of the encodings offered one after the other, the first of equal ones, when
+/// smaller than the image as it is; and what each came to, for the debug log AutoFilter is
+/// measured from (`None`: stopped once it could not be chosen).
+pub struct Choice {
+    kept: usize,
+    pub best: Option<Stream>,
+    pub tried: Vec<(&'static str, Option<usize>)>,
+}
+
+impl Choice {
+    pub fn new(original: &Stream) -> Self {
+        Choice {
+            kept: cost(original),
+            best: None,
+            tried: Vec::new(),
+        }
+    }
+
+    /// What an encoding must cost less than to be chosen.
+    pub fn bound(&self) -> usize {
+        self.best.as_ref().map_or(self.kept, cost)
+    }
+
+    pub fn offer(&mut self, candidate: Result<Stream, &'static str>) {
+        match candidate {
+            Ok(candidate) => {
+                let cost = cost(&candidate);
+                self.tried.push((kind(&candidate), Some(cost)));
+                if cost < self.bound() {
+                    self.best = Some(candidate);
+                }
+            }
+            Err(kind) => self.tried.push((kind, None)),
+        }
+    }
 }
 
 /// The preset's JPEG of these pixels, if it keeps the preset's fidelity. Where halved chroma
@@ -185,7 +232,11 @@ pub fn kind(stream: &Stream) -> &'static str {
 /// keys every image has (a direct palette, predictor parameters). A palette that saves 100
 /// content bytes but writes a 300-byte lookup string is no saving.
 pub fn cost(stream: &Stream) -> usize {
-    let dict = &stream.dict;
+    stream.content.len() + overhead(&stream.dict)
+}
+
+/// What [`cost`] counts beyond the content.
+pub fn overhead(dict: &Dictionary) -> usize {
     let parms = if dict.has(b"DecodeParms") { 70 } else { 0 };
     let palette = match dict.get(b"ColorSpace") {
         Ok(Object::Array(items)) => {
@@ -201,5 +252,5 @@ pub fn cost(stream: &Stream) -> usize {
         }
         _ => 0,
     };
-    stream.content.len() + parms + palette
+    parms + palette
 }

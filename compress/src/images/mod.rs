@@ -14,18 +14,19 @@ use fast_image_resize::Resizer;
 use lopdf::{Document, Object, ObjectId, Stream};
 
 mod autofilter;
-mod ccitt;
+pub(crate) mod ccitt;
 mod cmyk;
-mod decode;
+pub(crate) mod decode;
 mod flate;
-mod jpeg;
+pub(crate) mod jpeg;
 mod jpx;
 mod matte;
 mod mono;
+mod palette;
 mod reencode;
 mod resize;
 mod samples;
-mod space;
+pub(crate) mod space;
 #[cfg(test)]
 mod tests;
 

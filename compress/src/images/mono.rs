@@ -55,17 +55,24 @@ pub fn smallest(dict: &Dictionary, packed: &[u8], (width, height): (u32, u32)) -
             best = Some((content, filter, parms));
         }
     };
+    // CCITT first, the quickest: the deflates then stop once they cannot be chosen. The
+    // order of the offers (the first of equal sizes wins) stays predicted, plain, CCITT.
+    let ccitt = ccitt::encode(packed, (width, height));
+    let ccitt_len = ccitt.as_ref().map_or(usize::MAX, Vec::len);
+    let predicted =
+        flate::deflate_predicted_under(packed, (width, height), 1, 1, ccitt_len.saturating_add(1));
+    let plain_limit = predicted
+        .as_ref()
+        .map_or(usize::MAX, Vec::len)
+        .min(ccitt_len.saturating_add(1));
+    let plain = crate::zlib::deflate_under(packed, plain_limit);
     offer(
-        flate::deflate_predicted(packed, (width, height), 1, 1),
+        predicted,
         b"FlateDecode",
         Some(flate::predictor_parms(width, 1, 1)),
     );
-    offer(flate::deflate(packed), b"FlateDecode", None);
-    offer(
-        ccitt::encode(packed, (width, height)),
-        b"CCITTFaxDecode",
-        Some(ccitt::parms(width, height)),
-    );
+    offer(plain, b"FlateDecode", None);
+    offer(ccitt, b"CCITTFaxDecode", Some(ccitt::parms(width, height)));
     let (content, filter, parms) = best?;
     dict.set("Filter", Object::Name(filter.to_vec()));
     match parms {

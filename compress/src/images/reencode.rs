@@ -120,27 +120,22 @@ impl Job<'_> {
             // A four-channel JPEG's inks stay JPEG: see `pixels`.
             jpeg_only: photo && components == 4,
         };
-        let mut best: Option<Stream> = None;
-        // What each encoding came to, for the debug log AutoFilter is measured from.
-        let mut tried: Vec<(&'static str, usize)> = Vec::new();
-        let mut offer = |candidate: Stream| {
-            let cost = autofilter::cost(&candidate);
-            tried.push((autofilter::kind(&candidate), cost));
-            let limit = best
-                .as_ref()
-                .map_or(autofilter::cost(stream), autofilter::cost);
-            if cost < limit {
-                best = Some(candidate);
-            }
-        };
+        let mut choice = autofilter::Choice::new(stream);
         // The samples as they are, Flate-coded again: exact for any colour space, palette,
         // /Decode and colour key, at the original size.
         if let Decoded::Samples(raw) = &decoded
             && !same_pixels
             && (colour_key || target == (width, height) || !convertible(space.as_ref()))
-            && let Some(candidate) = lossless(stream, raw, (width, height), components, bpc)
         {
-            offer(candidate);
+            let bound = choice.bound();
+            choice.offer(lossless(
+                stream,
+                raw,
+                (width, height),
+                components,
+                bpc,
+                bound,
+            ));
         }
         // A colour key names exact samples: nothing resampled or lossy may carry it.
         if !colour_key
@@ -153,10 +148,11 @@ impl Job<'_> {
             )
             && let Some(pixels) = resize::bicubic(pixels, target, resizer)
         {
+            let (role, preset, bound) = (self.role, self.preset, choice.bound());
             for candidate in
-                autofilter::encodings(stream, &pixels, &object, self.role, self.preset, trial)
+                autofilter::encodings(stream, &pixels, &object, role, preset, trial, bound)
             {
-                offer(candidate);
+                choice.offer(candidate);
             }
         }
         tracing::debug!(
@@ -164,11 +160,11 @@ impl Job<'_> {
             height,
             role = ?self.role,
             original = autofilter::cost(stream),
-            ?tried,
-            chosen = best.as_ref().map_or("kept", autofilter::kind),
+            tried = ?choice.tried,
+            chosen = choice.best.as_ref().map_or("kept", autofilter::kind),
             "image encodings"
         );
-        best
+        choice.best
     }
 
     /// 8-bit pixels meaning what the image means, with no /Decode and no palette, and the
@@ -183,7 +179,7 @@ impl Job<'_> {
     ) -> Option<(Pixels, Object)> {
         let jpeg = matches!(decoded, Decoded::Pixels(..)) && !jpx;
         let (mut pixels, object) = match decoded {
-            Decoded::Samples(raw) => to_pixels(&raw, dims, bpc, space?, decode_array)?,
+            Decoded::Samples(raw) => to_pixels(raw, dims, bpc, space?, decode_array)?,
             Decoded::Pixels(mut pixels, own_icc) => {
                 let object = match space {
                     Some(Space::Device { components, object })
@@ -246,7 +242,7 @@ fn convertible(space: Option<&Space>) -> bool {
 /// Samples to pixels through their colour space: scaled components with /Decode applied, or
 /// palette indices (decoded too) looked up in the palette.
 fn to_pixels(
-    raw: &[u8],
+    raw: Vec<u8>,
     (width, height): (u32, u32),
     bpc: u8,
     space: &Space,
@@ -254,7 +250,7 @@ fn to_pixels(
 ) -> Option<(Pixels, Object)> {
     let (data, channels, object) = match space {
         Space::Device { components, object } => {
-            let mut data = samples::unpack(raw, (width, height), *components, bpc, true)?;
+            let mut data = samples::unpack_owned(raw, (width, height), *components, bpc, true)?;
             if let Some(decode_array) = decode_array {
                 samples::apply_decode(&mut data, *components, decode_array)?;
             }
@@ -268,7 +264,7 @@ fn to_pixels(
             let Space::Device { components, object } = base.as_ref() else {
                 return None;
             };
-            let mut indices = samples::unpack(raw, (width, height), 1, bpc, false)?;
+            let mut indices = samples::unpack(&raw, (width, height), 1, bpc, false)?;
             if let Some(decode_array) = decode_array {
                 samples::decode_indices(&mut indices, bpc, decode_array)?;
             }
@@ -298,22 +294,26 @@ fn inks_as_stored(decode_array: Option<&[f32]>) -> bool {
     })
 }
 
-/// The samples Flate-coded again with a PNG predictor, everything else of the image kept.
+/// The samples Flate-coded again with a PNG predictor, everything else of the image kept;
+/// stopped once it cannot cost less than `bound`.
 fn lossless(
     stream: &Stream,
     raw: &[u8],
     dims: (u32, u32),
     components: u8,
     bpc: u8,
-) -> Option<Stream> {
-    let content = flate::deflate_predicted(raw, dims, components, bpc)?;
+    bound: usize,
+) -> Result<Stream, &'static str> {
     let mut dict = stream.dict.clone();
     dict.set("Filter", "FlateDecode");
     dict.set(
         "DecodeParms",
         flate::predictor_parms(dims.0, components, bpc),
     );
-    Some(Stream::new(dict, content))
+    let limit = bound.saturating_sub(autofilter::overhead(&dict));
+    flate::deflate_predicted_under(raw, dims, components, bpc, limit)
+        .map(|content| Stream::new(dict, content))
+        .ok_or("flate")
 }
 
 fn device_name(channels: u8) -> Option<&'static [u8]> {

@@ -49,6 +49,28 @@ pub fn unpack(
     Some(out)
 }
 
+/// [`unpack`], taking the samples: 8-bit ones are already one byte per component, and are
+/// kept rather than copied (a 9000×9000 RGB scan is 243 MB).
+pub fn unpack_owned(
+    mut raw: Vec<u8>,
+    (width, height): (u32, u32),
+    components: u8,
+    bpc: u8,
+    scale: bool,
+) -> Option<Vec<u8>> {
+    if bpc != 8 {
+        return unpack(&raw, (width, height), components, bpc, scale);
+    }
+    let len = (width as usize)
+        .checked_mul(usize::from(components))?
+        .checked_mul(height as usize)?;
+    if raw.len() < len {
+        return None;
+    }
+    raw.truncate(len);
+    Some(raw)
+}
+
 /// Bytes in one stored row: rows begin on a byte boundary.
 pub fn row_bytes(width: u32, components: u8, bpc: u8) -> Option<usize> {
     let bits = (width as usize)

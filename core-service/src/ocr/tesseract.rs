@@ -80,6 +80,36 @@ impl Tesseract {
         })
     }
 
+    /// The words of `pixels` with their boxes in pixels (left, top, width, height), read from
+    /// Tesseract's TSV output (level 5 rows are words).
+    pub fn words(
+        &mut self,
+        lang: &str,
+        pixels: &Pixels,
+        dpi: Option<u32>,
+    ) -> Result<Vec<(String, [u32; 4])>, Failure> {
+        // Recognition runs once, inside recognize(); the TSV reads the same result.
+        self.recognize(lang, pixels, dpi)?;
+        let engine = self.engine(lang)?;
+        // leptess unwraps a null answer here too (see recognize).
+        let answer =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.get_tsv_text(0)));
+        let Ok(tsv) = answer else {
+            self.engines.retain(|(l, _)| l != lang);
+            return Err(Failure::new(
+                FailureKind::OverLimit,
+                "Tesseract ran out of memory on this page",
+            ));
+        };
+        let tsv = tsv.map_err(|e| {
+            Failure::new(
+                FailureKind::Engine,
+                format!("tesseract returned invalid text: {e}"),
+            )
+        })?;
+        Ok(tsv_words(&tsv))
+    }
+
     fn engine(&mut self, lang: &str) -> Result<&mut TessApi, Failure> {
         if let Some(at) = self.engines.iter().position(|(l, _)| l == lang) {
             let entry = self.engines.remove(at);
@@ -107,5 +137,36 @@ impl Tesseract {
             .last_mut()
             .ok_or_else(|| Failure::new(FailureKind::Engine, "no tesseract engine"))?;
         Ok(api)
+    }
+}
+
+/// Words of a Tesseract TSV page: `level page block par line word left top width height conf
+/// text`, words at level 5.
+fn tsv_words(tsv: &str) -> Vec<(String, [u32; 4])> {
+    tsv.lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('\t').collect();
+            if cells.len() < 12 || cells[0] != "5" {
+                return None;
+            }
+            let number = |i: usize| cells[i].parse::<u32>().ok();
+            let text = cells[11].trim();
+            let rect = [number(6)?, number(7)?, number(8)?, number(9)?];
+            (!text.is_empty()).then(|| (text.to_owned(), rect))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tsv_rows_of_level_five_are_words() {
+        let tsv = "1\t1\t0\t0\t0\t0\t0\t0\t100\t50\t-1\t\n\
+                   5\t1\t1\t1\t1\t1\t10\t20\t30\t12\t96.5\tHello\n\
+                   5\t1\t1\t1\t1\t2\t45\t20\t25\t12\t91\t \n";
+        assert_eq!(
+            super::tsv_words(tsv),
+            vec![("Hello".to_owned(), [10, 20, 30, 12])]
+        );
     }
 }

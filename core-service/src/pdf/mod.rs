@@ -4,6 +4,7 @@
 pub mod compress_request;
 pub mod pdfium;
 pub mod png;
+pub mod redact;
 pub mod render;
 pub mod to_images;
 pub mod tools;

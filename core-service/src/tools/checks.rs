@@ -4,9 +4,10 @@
 
 use quire_proto::v1::{
     CropMargins, CropOptions, FillFormOptions, HtmlToPdfOptions, ImagesToPdfOptions,
-    MetadataOptions, NUp, OrganizeOptions, Paper, PdfToJpgOptions, ProtectOptions,
-    RemoveBlankOptions, RotateOptions, SignOptions, SignPlacement, SplitOptions, ToolOptions,
-    UnlockOptions, WatermarkOptions, crop_options, sign_options, split_options, tool_options::Tool,
+    MetadataOptions, NUp, OrganizeOptions, Paper, PdfToJpgOptions, PdfaLevel, PdfaOptions,
+    ProtectOptions, RemoveBlankOptions, RotateOptions, SignOptions, SignPlacement, SplitOptions,
+    ToolOptions, UnlockOptions, WatermarkOptions, crop_options, sign_options, split_options,
+    tool_options::Tool,
 };
 
 use crate::error::{ApiError, ApiResult};
@@ -55,6 +56,8 @@ pub fn check(options: &ToolOptions, files: usize) -> ApiResult<Shape> {
         Tool::FillForm(_) => ("fill-form", 1..=1, false),
         Tool::OfficeToPdf(_) => ("office-to-pdf", 1..=1, false),
         Tool::HtmlToPdf(_) => ("html-to-pdf", 1..=1, false),
+        Tool::Redact(_) => ("redact", 1..=1, false),
+        Tool::Pdfa(_) => ("pdfa", 1..=1, false),
     };
     if !inputs.contains(&files) {
         return Err(ApiError::invalid(match slug {
@@ -117,6 +120,12 @@ pub fn sign_files(sign: &SignOptions) -> usize {
 fn shape_of(tool: &Tool) -> ApiResult<()> {
     match tool {
         Tool::Sign(sign) => sign_shape(sign),
+        Tool::Redact(redact) => super::redact_shape::redact(redact),
+        Tool::Pdfa(PdfaOptions { level }) if PdfaLevel::try_from(*level).is_err() => {
+            Err(ApiError::invalid(format!(
+                "the PDF/A level is 1b, 2b or 3b, got the value {level}"
+            )))
+        }
         Tool::FillForm(FillFormOptions { action: None }) => Err(ApiError::invalid(
             "choose list to read the form's fields, or fill with their values",
         )),

@@ -7,6 +7,7 @@ mod checks;
 mod inputs;
 pub mod intake;
 mod package;
+mod redact_shape;
 
 use quire_proto::v1::{ToolOptions, ToolSummary};
 

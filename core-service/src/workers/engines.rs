@@ -60,9 +60,14 @@ impl Engines {
                     pdfium_lib,
                     pdfium,
                     converters,
-                    ..
+                    tesseract,
                 } = self;
-                super::toolbox::run(tool, || load_pdfium(pdfium_lib, pdfium), converters)
+                super::toolbox::run(
+                    tool,
+                    || load_pdfium(pdfium_lib, pdfium),
+                    converters,
+                    tesseract,
+                )
             }
             None => Err(Failure::new(FailureKind::Engine, "empty job")),
         };

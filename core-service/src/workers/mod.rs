@@ -4,7 +4,7 @@
 pub mod engines;
 pub mod pool;
 pub mod protocol;
-mod toolbox;
+pub(crate) mod toolbox;
 pub mod worker;
 
 pub use pool::{PoolError, PoolSettings, WorkerPool};

@@ -15,11 +15,13 @@ use crate::problem::Problem;
 const STYLE: &str = include_str!("assets/style.css");
 const SCRIPT: &str = include_str!("assets/app.js");
 /// The toolbox pages' scripts: results, file order (toolbox.js), sign's pad and placement,
-/// the form filler, and the pages drawn with pdf.js (thumbnails.js, an ES module).
+/// the form filler, redact's areas and hits, and the pages drawn with pdf.js (thumbnails.js,
+/// an ES module).
 const TOOLBOX: &str = include_str!("assets/toolbox.js");
 const SIGN: &str = include_str!("assets/sign.js");
 const FILL_FORM: &str = include_str!("assets/fill-form.js");
 const THUMBNAILS: &str = include_str!("assets/thumbnails.js");
+const REDACT: &str = include_str!("assets/redact.js");
 const PDFJS: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/web/node_modules/pdfjs-dist/build/pdf.min.mjs"
@@ -42,6 +44,7 @@ pub async fn serve(Path(name): Path<String>) -> Response {
         "sign.js" => (SIGN.as_bytes(), "text/javascript; charset=utf-8"),
         "fill-form.js" => (FILL_FORM.as_bytes(), "text/javascript; charset=utf-8"),
         "thumbnails.js" => (THUMBNAILS.as_bytes(), "text/javascript; charset=utf-8"),
+        "redact.js" => (REDACT.as_bytes(), "text/javascript; charset=utf-8"),
         // One path segment each, as the route is `/assets/{name}`.
         "pdf.min.mjs" => (PDFJS, "text/javascript; charset=utf-8"),
         "pdf.worker.min.mjs" => (PDFJS_WORKER, "text/javascript; charset=utf-8"),

@@ -58,6 +58,7 @@ impl Page<'_> {
                     script src="/assets/fill-form.js" defer {}
                     script type="module" src="/assets/thumbnails.js" {}
                     script type="module" src="/assets/sign.js" {}
+                    script type="module" src="/assets/redact.js" {}
                 }
                 body {
                     a.skip href="#main" { (t.skip) }

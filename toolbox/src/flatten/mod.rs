@@ -12,6 +12,9 @@ mod appearance;
 mod fields;
 mod page;
 
+/// The redaction removes widgets too, and their fields with them.
+pub(crate) use fields::remove as remove_fields;
+
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 

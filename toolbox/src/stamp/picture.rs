@@ -26,6 +26,11 @@ fn not_an_image() -> ToolError {
 impl Picture {
     pub fn load(path: &Path) -> Result<Picture, ToolError> {
         let bytes = std::fs::read(path).map_err(|_| not_an_image())?;
+        Picture::from_bytes(bytes)
+    }
+
+    /// A PNG or JPEG file's bytes (the redaction's page pictures come as bytes).
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Picture, ToolError> {
         if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
             jpeg(bytes)
         } else if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {

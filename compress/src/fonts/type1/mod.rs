@@ -86,6 +86,11 @@ impl Type1Font {
         })
     }
 
+    /// The names of the font's glyphs, in font order.
+    pub fn glyph_names(&self) -> impl Iterator<Item = &[u8]> {
+        self.glyphs.iter().map(|(name, _)| name.as_slice())
+    }
+
     /// Glyph name of `code` in the font's built-in encoding (StandardEncoding or the font's
     /// own /Encoding array).
     pub fn builtin_name(&self, code: u8) -> Option<&[u8]> {
@@ -103,6 +108,17 @@ impl Type1Font {
     /// Errors (unsupported OtherSubrs such as Multiple Master blends, malformed
     /// charstrings) mean the caller should keep the original program.
     pub fn to_cff(&self, keep: &BTreeSet<Vec<u8>>) -> Result<Vec<u8>, Type1Error> {
+        self.to_cff_with_widths(keep, &HashMap::new())
+    }
+
+    /// [`Type1Font::to_cff`], each glyph named in `widths` given that advance width instead
+    /// of its own (PDF/A: a substituted font takes the widths the document was laid out
+    /// with, which its /Widths must then agree with).
+    pub fn to_cff_with_widths(
+        &self,
+        keep: &BTreeSet<Vec<u8>>,
+        widths: &HashMap<Vec<u8>, f64>,
+    ) -> Result<Vec<u8>, Type1Error> {
         let by_name: HashMap<&[u8], usize> = self
             .glyphs
             .iter()
@@ -124,12 +140,15 @@ impl Type1Font {
                 continue;
             }
             let (gname, code) = &self.glyphs[by_name[name]];
-            let outline = charstring::interpret(code, &self.subrs).map_err(|reason| {
+            let mut outline = charstring::interpret(code, &self.subrs).map_err(|reason| {
                 Type1Error::Charstring {
                     glyph: String::from_utf8_lossy(gname).into_owned(),
                     reason,
                 }
             })?;
+            if let Some(&width) = widths.get(gname.as_slice()) {
+                outline.width = width;
+            }
             if let Some(s) = outline.seac {
                 for c in [s[2], s[3]] {
                     let comp = STANDARD

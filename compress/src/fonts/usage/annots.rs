@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use lopdf::{Dictionary, Object, ObjectId, content::Content};
+use lopdf::{Dictionary, Object, ObjectId};
 
 use super::{FontRef, Walker};
 
@@ -93,14 +93,14 @@ impl<'a> Walker<'a> {
             .into_iter()
             .chain(extra.iter().copied())
             .collect();
-        let names: Vec<Vec<u8>> = match Content::decode(da) {
-            Ok(content) => content
+        let names: Vec<Vec<u8>> = match crate::content::parse(da) {
+            Some(content) => content
                 .operations
                 .iter()
                 .filter(|op| op.operator == "Tf")
                 .filter_map(|op| op.operands.first()?.as_name().ok().map(<[u8]>::to_vec))
                 .collect(),
-            Err(_) => {
+            None => {
                 self.all_whole(&form_resources);
                 return;
             }

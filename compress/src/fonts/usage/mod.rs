@@ -7,8 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use lopdf::{Dictionary, Document, Object, ObjectId, content::Content};
 
-use crate::pages::PageContent;
-use crate::streams::MAX_DECODED;
+use crate::pages::{Forms, PageContent};
 
 mod annots;
 
@@ -35,9 +34,10 @@ pub struct Usage {
 }
 
 impl<'a> Walker<'a> {
-    pub fn new(doc: &'a Document) -> Self {
+    pub fn new(doc: &'a Document, forms: &'a Forms) -> Self {
         Walker {
             doc,
+            forms,
             usage: Usage::default(),
             visited: HashSet::new(),
             walked: HashSet::new(),
@@ -62,6 +62,8 @@ impl<'a> Walker<'a> {
                 && may_show_text(&stream.dict)
             {
                 self.stream(id, &[], None, 0);
+                // No other walk reads these: nothing to keep parsed.
+                self.forms.clear();
             }
         }
         self.usage
@@ -92,6 +94,7 @@ enum FontRef {
 
 pub struct Walker<'a> {
     doc: &'a Document,
+    forms: &'a Forms,
     usage: Usage,
     /// (stream, inherited font, resource context) already walked.
     visited: HashSet<(ObjectId, Option<ObjectId>, Vec<usize>)>,
@@ -226,11 +229,8 @@ impl<'a> Walker<'a> {
             font.map(|f| self.usage.whole.insert(f));
             return;
         }
-        let content = stream
-            .decompressed_content_with_limit(MAX_DECODED)
-            .ok()
-            .and_then(|bytes| Content::decode(&bytes).ok());
-        self.walk(content.as_ref(), &resources, font, depth);
+        let content = self.forms.content(id, stream);
+        self.walk(content.as_ref().as_ref(), &resources, font, depth);
     }
 
     /// A content stream, parsed, or `None` when it could not be read: then every font in

@@ -3,11 +3,13 @@
 //! password, a PDF without bookmarks) is checked by the engines and comes back as a failure
 //! the user can act on. One file per family of tools.
 
+mod archive;
 mod converted;
 mod document;
 mod images;
 mod layout;
 mod pages;
+mod redaction;
 mod rendered;
 mod signing;
 mod stamp;
@@ -21,6 +23,7 @@ use quire_proto::v1::{ToolNote, tool_options::Tool as Options};
 use quire_toolbox::ToolError;
 
 use super::protocol::{Answer, Failure, FailureKind, Tool, ToolFile, Tooled};
+use crate::ocr::tesseract::Tesseract;
 
 /// What every tool gets: its inputs in order, the directory to write in, the name stem.
 pub struct Work {
@@ -73,6 +76,7 @@ pub fn run<'a>(
     }: Tool,
     pdfium: impl FnOnce() -> Result<&'a Pdfium, Failure>,
     converters: &mut Converters,
+    tesseract: &mut Tesseract,
 ) -> Result<Answer, Failure> {
     let options = options
         .and_then(|o| o.tool)
@@ -105,11 +109,13 @@ pub fn run<'a>(
         Options::Crop(_) => layout::run(&work, options, pdfium()?)?,
         Options::Sign(_) | Options::FillForm(_) => signing::run(&work, options)?,
         Options::OfficeToPdf(_) | Options::HtmlToPdf(_) => converters.run(&work, options)?,
+        Options::Redact(redact) => redaction::run(&work, redact, pdfium()?, tesseract)?,
+        Options::Pdfa(pdfa) => archive::run(&work, pdfa)?,
     };
     Ok(Answer::Tooled(Tooled { files, notes }))
 }
 
-fn failure(err: ToolError) -> Failure {
+pub(crate) fn failure(err: ToolError) -> Failure {
     let kind = match err {
         ToolError::InvalidFile(_) => FailureKind::InvalidFile,
         ToolError::Encrypted => FailureKind::Encrypted,

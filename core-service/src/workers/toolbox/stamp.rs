@@ -120,7 +120,7 @@ fn place(position: StampPosition, unspecified: Position) -> Position {
 }
 
 /// `#rrggbb` (or `rrggbb`); empty is the default.
-fn rgb(color: &str, default: [u8; 3]) -> Result<[u8; 3], Failure> {
+pub(super) fn rgb(color: &str, default: [u8; 3]) -> Result<[u8; 3], Failure> {
     let hex = color.trim().trim_start_matches('#');
     if hex.is_empty() {
         return Ok(default);

@@ -3,6 +3,7 @@
 
 mod documents;
 mod fields;
+mod redaction;
 
 use quire_proto::v1::{
     CompareOptions, CropAuto, CropMargins, CropOptions, ExtractImagesOptions, FlattenOptions,
@@ -87,6 +88,8 @@ pub fn fields(slug: &str) -> Option<&'static [&'static str]> {
         "fill-form" => &["action", "values", "flatten"],
         "office-to-pdf" => &[],
         "html-to-pdf" => &["paper", "landscape", "margin", "background", "scale"],
+        "redact" => redaction::REDACT_FIELDS,
+        "pdfa" => &["level"],
         _ => return None,
     })
 }
@@ -239,6 +242,8 @@ pub fn options(slug: &str, fields: &Fields) -> Result<ToolOptions, Problem> {
             background: form.flag("background"),
             scale: form.decimal("scale")?,
         }),
+        "redact" => Tool::Redact(redaction::redact(&form)?),
+        "pdfa" => Tool::Pdfa(redaction::pdfa(&form)?),
         _ => {
             return Err(Problem::new(
                 quire_proto::ErrorCode::NotFound,

@@ -55,6 +55,8 @@ fn every_listed_tool_builds_its_options_from_an_empty_form() {
         "fill-form",
         "office-to-pdf",
         "html-to-pdf",
+        "redact",
+        "pdfa",
     ] {
         assert!(fields(slug).is_some(), "{slug}");
         assert!(options(slug, &Fields::new()).is_ok(), "{slug}");
@@ -98,4 +100,62 @@ fn checkboxes_numbers_and_positions() {
         "a blank field sent removes the entry"
     );
     assert_eq!(edit.author, None, "a field not sent keeps the entry");
+}
+
+#[test]
+fn redaction_reads_its_json_fields() {
+    use quire_proto::v1::{PdfaLevel, RedactPreset, redact_options};
+    let apply = options(
+        "redact",
+        &form(&[
+            ("action", "apply"),
+            (
+                "areas",
+                r#"[{"page":2,"x":0.1,"y":0.2,"width":0.3,"height":0.05}]"#,
+            ),
+            ("removedTerms", r#"["Jane Doe"]"#),
+            ("terms", r#"["Jane Doe"]"#),
+            ("presetEmail", "on"),
+            ("label", "REDACTED"),
+            ("cleanDocument", "on"),
+        ]),
+    )
+    .unwrap();
+    let Some(Tool::Redact(redact)) = apply.tool else {
+        panic!("not redact")
+    };
+    let Some(redact_options::Action::Apply(apply)) = redact.action else {
+        panic!("not an apply")
+    };
+    assert_eq!(apply.areas.len(), 1);
+    assert_eq!(apply.areas[0].page, 2);
+    assert_eq!(apply.terms, ["Jane Doe"]);
+    assert!(apply.clean_document);
+    assert!(
+        apply.search.is_none(),
+        "a reviewed search is not applied again"
+    );
+    let find = options(
+        "redact",
+        &form(&[("terms", r#"["a", "b"]"#), ("presetEmail", "on")]),
+    )
+    .unwrap();
+    let Some(Tool::Redact(redact)) = find.tool else {
+        panic!("not redact")
+    };
+    let Some(redact_options::Action::Find(search)) = redact.action else {
+        panic!("not a find")
+    };
+    assert_eq!(search.terms, ["a", "b"]);
+    assert_eq!(search.presets, [RedactPreset::Email as i32]);
+    assert!(options("redact", &form(&[("action", "apply"), ("areas", "[{]")])).is_err());
+    assert!(options("redact", &form(&[("terms", "Jane")])).is_err());
+    let pdfa = options("pdfa", &form(&[("level", "1B")])).unwrap();
+    assert_eq!(
+        pdfa.tool,
+        Some(Tool::Pdfa(quire_proto::v1::PdfaOptions {
+            level: PdfaLevel::A1b as i32
+        }))
+    );
+    assert!(options("pdfa", &form(&[("level", "4u")])).is_err());
 }

@@ -122,6 +122,23 @@ const NOTE_NAMES = {
   document: ["Document type", "Type de document"],
   "not-fetched": ["Not fetched (only the uploaded files are used)", "Non chargé (seuls les fichiers envoyés sont utilisés)"],
   missing: ["Named by the page but missing from the upload", "Cité par la page mais absent des fichiers envoyés"],
+  areas: ["Areas redacted", "Zones caviardées"],
+  "search hits redacted": ["Search hits redacted", "Résultats de recherche caviardés"],
+  "characters removed": ["Characters removed", "Caractères retirés"],
+  "images redacted": ["Images with pixels removed", "Images dont des pixels ont été retirés"],
+  "paths removed": ["Drawings removed", "Tracés retirés"],
+  "paths under a box": ["Drawings crossing an area, covered by its box", "Tracés traversant une zone, couverts par son cadre"],
+  "annotations removed": ["Annotations and links removed", "Annotations et liens retirés"],
+  "form fields cleared": ["Form fields cleared", "Champs de formulaire vidés"],
+  "bookmarks cleaned": ["Bookmarks cleaned", "Signets nettoyés"],
+  "metadata entries cleaned": ["Metadata entries cleaned", "Entrées de métadonnées nettoyées"],
+  "attachments removed": ["Attachments removed", "Pièces jointes retirées"],
+  "check: text": ["Checked: text", "Vérifié : texte"],
+  "check: bytes": ["Checked: file bytes", "Vérifié : octets du fichier"],
+  "check: rendering": ["Checked: rendering", "Vérifié : rendu"],
+  "left outside the pages": ["Left outside the pages", "Laissé hors des pages"],
+  validation: ["Validation", "Validation"],
+  changed: ["Changed", "Modifié"],
 };
 
 function notesList(notes) {

@@ -196,6 +196,18 @@ pub const TOOLBOX: &[Tool] = &[
         ),
     },
     Tool {
+        slug: "redact",
+        group: Group::Security,
+        en: (
+            "Redact",
+            "Remove text, images and marks under boxes you draw or words you search, verified before you get the file.",
+        ),
+        fr: (
+            "Caviarder",
+            "Retirer le texte, les images et les tracés sous les cadres dessinés ou les mots cherchés, vérifié avant remise du fichier.",
+        ),
+    },
+    Tool {
         slug: "fill-form",
         group: Group::Edit,
         en: (
@@ -229,6 +241,18 @@ pub const TOOLBOX: &[Tool] = &[
         fr: (
             "HTML ou Markdown en PDF",
             "Un fichier HTML ou Markdown, ou un ZIP d'une page avec ses CSS et images, imprimé en PDF ; rien n'est chargé d'ailleurs.",
+        ),
+    },
+    Tool {
+        slug: "pdfa",
+        group: Group::Convert,
+        en: (
+            "PDF to PDF/A",
+            "PDF/A-2b, 1b or 3b for archiving: fonts embedded, colours and metadata set, the result validated.",
+        ),
+        fr: (
+            "PDF en PDF/A",
+            "PDF/A-2b, 1b ou 3b pour l'archivage : polices incorporées, couleurs et métadonnées réglées, résultat validé.",
         ),
     },
     Tool {

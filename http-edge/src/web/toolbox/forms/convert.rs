@@ -3,7 +3,7 @@
 
 use maud::{Markup, html};
 
-use super::inputs::{Say, check, files, number, pdf};
+use super::inputs::{Say, check, files, number, pdf, radio};
 
 /// What LibreOffice converts, as extensions and MIME types (browsers report either).
 const OFFICE: &str = ".docx,.doc,.odt,.rtf,.xlsx,.xls,.ods,.pptx,.ppt,.odp,\
@@ -19,6 +19,15 @@ const HTML: &str = ".html,.htm,.md,.markdown,.zip,text/html,text/markdown,applic
 pub fn fields(say: Say, slug: &str) -> Option<Markup> {
     let t = |en, french| say.t(en, french);
     Some(match slug {
+        "pdfa" => html! {
+            (pdf(say))
+            fieldset {
+                legend { (t("Level", "Niveau")) }
+                (radio("level", "2b", t("PDF/A-2b (recommended: transparency and layers allowed)", "PDF/A-2b (conseillé : transparence et calques permis)"), true))
+                (radio("level", "1b", t("PDF/A-1b (oldest readers; transparency removed)", "PDF/A-1b (lecteurs anciens ; transparence retirée)"), false))
+                (radio("level", "3b", t("PDF/A-3b (keeps attached files)", "PDF/A-3b (garde les fichiers joints)"), false))
+            }
+        },
         "pdf-to-jpg" => html! {
             (pdf(say))
             label for="format" { "Format" }

@@ -1,4 +1,4 @@
-//! The Security group's forms: protect, unlock, sanitize, sign.
+//! The Security group's forms: protect, unlock, sanitize, sign, redact.
 
 use maud::{Markup, html};
 
@@ -37,6 +37,7 @@ pub fn fields(say: Say, slug: &str) -> Option<Markup> {
             }
         },
         "sign" => sign(say),
+        "redact" => redact(say),
         _ => return None,
     })
 }
@@ -98,6 +99,48 @@ fn sign(say: Say) -> Markup {
             (text("reason", t("Reason (optional)", "Motif (facultatif)"), ""))
             (text("location", t("Place (optional)", "Lieu (facultatif)"), ""))
             (text("contact", t("Contact (optional)", "Contact (facultatif)"), ""))
+        }
+    }
+}
+
+/// Redact's form, driven by redact.js: the pages drawn in the browser, on which a drag marks an
+/// area; the search, whose hits are listed to accept or reject and drawn on the pages; the
+/// boxes' look. The script keeps the hidden fields (JSON) in step with what is marked.
+fn redact(say: Say) -> Markup {
+    let t = |en, french| say.t(en, french);
+    html! {
+        (pdf(say))
+        input type="hidden" name="action" value="apply";
+        input #areas type="hidden" name="areas" value="[]";
+        input #removedTerms type="hidden" name="removedTerms" value="[]";
+        input #terms type="hidden" name="terms" value="[]";
+        input #patterns type="hidden" name="patterns" value="[]";
+        div #redact-pages.redact-pages hidden {}
+        p #redact-status aria-live="polite" {
+            (t("Choose a PDF: its pages appear here; drag on a page to mark an area.", "Choisissez un PDF : ses pages s'affichent ici ; faites glisser sur une page pour marquer une zone."))
+        }
+        fieldset.stack {
+            legend { (t("Search", "Recherche")) }
+            label for="termsList" { (t("Words or phrases, one per line", "Mots ou expressions, un par ligne")) }
+            textarea #termsList data-local rows="3" {}
+            label for="patternsList" { (t("Regular expressions, one per line (optional)", "Expressions régulières, une par ligne (facultatif)")) }
+            textarea #patternsList data-local rows="2" {}
+            div {
+                (check("presetEmail", t("e-mail addresses", "adresses e-mail"), false))
+                (check("presetIp", t("IP addresses (IPv4, IPv6)", "adresses IP (IPv4, IPv6)"), false))
+                (check("presetAccount", t("DOMAIN\\user names", "noms DOMAINE\\utilisateur"), false))
+                (check("presetHost", t("host names", "noms d'hôte"), false))
+            }
+            div.actions { button #redact-find.button.secondary type="button" { (t("Find", "Chercher")) } }
+            div #redact-hits {}
+            (check("searchAll", t("Redact every hit of the search without reviewing it", "Caviarder chaque résultat de la recherche sans le relire"), false))
+        }
+        fieldset.stack {
+            legend { (t("Boxes", "Cadres")) }
+            label for="fill" { (t("Colour", "Couleur")) }
+            input #fill type="color" name="fill" value="#000000";
+            (text("label", t("Text in each box (optional)", "Texte dans chaque cadre (facultatif)"), "REDACTED"))
+            (check("cleanDocument", t("Also clean bookmarks, metadata and attachments that contain a removed word", "Nettoyer aussi les signets, métadonnées et pièces jointes qui contiennent un mot retiré"), true))
         }
     }
 }

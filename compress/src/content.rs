@@ -1,0 +1,674 @@
+//! Content streams parsed into lopdf's operations by hand. lopdf's nom grammar was most of the
+//! time spent reading what pages show (the survey was a fifth of the compressor's time on the
+//! corpus, most of it in nom's combinators): this follows the same grammar, trying the same
+//! alternatives in the same order, so that it gives lopdf's result without its overhead, down
+//! to where lopdf stops reading (a stray token, a comment between operands: what follows is
+//! ignored). What it leaves to lopdf: the content lopdf refuses outright (nesting at its depth
+//! limit, an inline image with no end), so that lopdf's own error decides.
+
+use lopdf::content::{Content, Operation};
+use lopdf::{Dictionary, Object, Stream, StringFormat};
+
+/// lopdf's bounds on nested arrays and dictionaries, and on nested parentheses in strings.
+const MAX_NESTING_DEPTH: usize = 100;
+const MAX_BRACKET: usize = 100;
+
+/// The operations of a content stream, as [`Content::decode`] gives them.
+pub fn parse(data: &[u8]) -> Option<Content> {
+    let mut parser = Parser {
+        data,
+        at: 0,
+        operands: Vec::new(),
+    };
+    match parser.content() {
+        Ok(content) => Some(content),
+        Err(_) => Content::decode(data).ok(),
+    }
+}
+
+/// Why a piece of the grammar did not parse.
+#[derive(Debug)]
+enum Stop {
+    /// It does not match here: the caller tries its next alternative (nom's `Err::Error`).
+    Miss,
+    /// lopdf fails the whole stream here (nom's `Err::Failure`): lopdf parses it instead.
+    Defer,
+}
+
+type Step<T> = Result<T, Stop>;
+
+struct Parser<'a> {
+    data: &'a [u8],
+    at: usize,
+    /// The operation's operands so far, reused: each operation then gets a vector of its exact
+    /// size.
+    operands: Vec<Object>,
+}
+
+fn is_whitespace(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0 | 0x0C)
+}
+
+fn is_delimiter(c: u8) -> bool {
+    matches!(
+        c,
+        b'(' | b')' | b'<' | b'>' | b'[' | b']' | b'{' | b'}' | b'/' | b'%'
+    )
+}
+
+fn is_regular(c: u8) -> bool {
+    !is_whitespace(c) && !is_delimiter(c)
+}
+
+fn is_operator_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'*' | b'\'' | b'"')
+}
+
+fn hex_value(c: u8) -> Option<u8> {
+    (c as char).to_digit(16).map(|value| value as u8)
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.data.get(self.at).copied()
+    }
+
+    fn rest(&self) -> &[u8] {
+        self.data.get(self.at..).unwrap_or_default()
+    }
+
+    fn eat(&mut self, tag: &[u8]) -> bool {
+        let found = self.rest().starts_with(tag);
+        if found {
+            self.at += tag.len();
+        }
+        found
+    }
+
+    /// Runs `step`, putting the position back where it was when it misses.
+    fn attempt<T>(&mut self, step: impl FnOnce(&mut Self) -> Step<T>) -> Step<T> {
+        let start = self.at;
+        let result = step(self);
+        if result.is_err() {
+            self.at = start;
+        }
+        result
+    }
+
+    /// The operations up to the end, or up to the first one lopdf cannot read: it ignores
+    /// the rest.
+    fn content(&mut self) -> Step<Content> {
+        self.content_space();
+        let mut operations = Vec::new();
+        loop {
+            match self.attempt(Self::operation) {
+                Ok(operation) => operations.push(operation),
+                Err(Stop::Miss) => return Ok(Content { operations }),
+                Err(Stop::Defer) => return Err(Stop::Defer),
+            }
+        }
+    }
+
+    /// White space only: what lopdf skips after an operand or operator.
+    fn content_space(&mut self) {
+        while self.peek().is_some_and(is_whitespace) {
+            self.at += 1;
+        }
+    }
+
+    /// Comments, each with the white space after it.
+    fn comments(&mut self) {
+        while self.peek() == Some(b'%') && self.attempt(Self::comment).is_ok() {
+            self.content_space();
+        }
+    }
+
+    /// `%` to the end of the line, which it needs: a comment the stream ends in is no comment.
+    fn comment(&mut self) -> Step<()> {
+        if !self.eat(b"%") {
+            return Err(Stop::Miss);
+        }
+        while self.peek().is_some_and(|c| c != b'\r' && c != b'\n') {
+            self.at += 1;
+        }
+        if self.eol() { Ok(()) } else { Err(Stop::Miss) }
+    }
+
+    fn eol(&mut self) -> bool {
+        self.eat(b"\r\n") || self.eat(b"\n") || self.eat(b"\r")
+    }
+
+    /// White space and comments, as many as there are: lopdf's `space`, inside arrays and
+    /// dictionaries.
+    fn space(&mut self) {
+        loop {
+            self.content_space();
+            if self.peek() != Some(b'%') || self.attempt(Self::comment).is_err() {
+                return;
+            }
+        }
+    }
+
+    fn operation(&mut self) -> Step<Operation> {
+        self.comments();
+        if self.eat(b"BI") {
+            self.content_space();
+            return self.inline_image();
+        }
+        self.operands.clear();
+        loop {
+            match self.attempt(Self::operand) {
+                Ok(operand) => self.operands.push(operand),
+                Err(Stop::Miss) => break,
+                Err(Stop::Defer) => return Err(Stop::Defer),
+            }
+        }
+        let start = self.at;
+        while self.peek().is_some_and(is_operator_char) {
+            self.at += 1;
+        }
+        let operator = &self.data[start..self.at];
+        if operator.first().is_none_or(u8::is_ascii_digit) {
+            return Err(Stop::Miss);
+        }
+        // Letters, digits and `*'"` only: always UTF-8.
+        let operator = String::from_utf8(operator.to_vec()).unwrap_or_default();
+        self.content_space();
+        Ok(Operation {
+            operator,
+            operands: self.operands.drain(..).collect(),
+        })
+    }
+
+    /// `BI` (taken), the image's dictionary, `ID`, its data and `EI`: one `BI` operation
+    /// holding the image as a stream. lopdf commits to an inline image at `BI`: where it
+    /// cannot read one it fails the whole stream, and where it cannot size the data (a filter,
+    /// a named colour space) it skips to the first `EI` between white space and gives the
+    /// operation no operand.
+    fn inline_image(&mut self) -> Step<Operation> {
+        let dict = self.entries(MAX_NESTING_DEPTH)?;
+        if !self.eat(b"ID") {
+            return Err(Stop::Defer);
+        }
+        // One white-space character, a CR LF pair counting as one, before the data.
+        if !self.eol() && self.peek().is_some_and(is_whitespace) {
+            self.at += 1;
+        }
+        let operands = match inline_data_len(&dict).and_then(|len| self.rest().get(..len)) {
+            Some(data) => {
+                let stream = Stream::new(dict, data.to_vec());
+                self.at += data.len();
+                self.content_space();
+                if !self.eat(b"EI") {
+                    return Err(Stop::Defer);
+                }
+                vec![Object::Stream(stream)]
+            }
+            None => {
+                let rest = self.rest();
+                let end = rest.windows(3).enumerate().position(|(i, w)| {
+                    is_whitespace(w[0])
+                        && &w[1..] == b"EI"
+                        && rest.get(i + 3).is_none_or(|&c| is_whitespace(c))
+                });
+                self.at += end.ok_or(Stop::Defer)? + 3;
+                Vec::new()
+            }
+        };
+        self.content_space();
+        Ok(Operation {
+            operator: String::from("BI"),
+            operands,
+        })
+    }
+
+    /// One operand and the white space after it: lopdf's alternatives, of which the first
+    /// byte allows at most one (or a real, then an integer).
+    fn operand(&mut self) -> Step<Object> {
+        let object = match self.peek() {
+            Some(b'n') => self.null()?,
+            Some(b't' | b'f') => self.boolean()?,
+            Some(b'0'..=b'9' | b'+' | b'-' | b'.') => self.number()?,
+            Some(b'/') => Object::Name(self.name()?),
+            Some(b'(') => Object::String(self.literal_string()?, StringFormat::Literal),
+            Some(b'<') => match self.attempt(Self::hexadecimal_string) {
+                Ok(object) => object,
+                Err(Stop::Miss) => Object::Dictionary(self.dictionary(MAX_NESTING_DEPTH)?),
+                Err(defer) => return Err(defer),
+            },
+            Some(b'[') => Object::Array(self.array(MAX_NESTING_DEPTH)?),
+            _ => return Err(Stop::Miss),
+        };
+        self.content_space();
+        Ok(object)
+    }
+
+    /// lopdf's `_direct_object`: an array element or dictionary value, then white space and
+    /// comments.
+    fn direct_object(&mut self, depth: usize) -> Step<Object> {
+        if depth == 0 {
+            return Err(Stop::Defer);
+        }
+        let depth = depth - 1;
+        let object = match self.peek() {
+            Some(b'n') => self.null()?,
+            Some(b't' | b'f') => self.boolean()?,
+            Some(b'0'..=b'9') => match self.attempt(Self::reference) {
+                Ok(object) => object,
+                Err(_) => self.number()?,
+            },
+            Some(b'+' | b'-' | b'.') => self.number()?,
+            Some(b'/') => Object::Name(self.name()?),
+            Some(b'(') => Object::String(self.literal_string()?, StringFormat::Literal),
+            Some(b'<') => match self.attempt(Self::hexadecimal_string) {
+                Ok(object) => object,
+                Err(Stop::Miss) => Object::Dictionary(self.dictionary(depth)?),
+                Err(defer) => return Err(defer),
+            },
+            Some(b'[') => Object::Array(self.array(depth)?),
+            _ => return Err(Stop::Miss),
+        };
+        self.space();
+        Ok(object)
+    }
+
+    fn null(&mut self) -> Step<Object> {
+        if self.eat(b"null") {
+            Ok(Object::Null)
+        } else {
+            Err(Stop::Miss)
+        }
+    }
+
+    fn boolean(&mut self) -> Step<Object> {
+        if self.eat(b"true") {
+            Ok(Object::Boolean(true))
+        } else if self.eat(b"false") {
+            Ok(Object::Boolean(false))
+        } else {
+            Err(Stop::Miss)
+        }
+    }
+
+    /// A real, else an integer, as lopdf tries them.
+    fn number(&mut self) -> Step<Object> {
+        match self.attempt(Self::real) {
+            Ok(value) => Ok(Object::Real(value)),
+            Err(_) => self.integer().map(Object::Integer),
+        }
+    }
+
+    fn sign(&mut self) -> bool {
+        match self.peek() {
+            Some(b'+') => {
+                self.at += 1;
+                false
+            }
+            Some(b'-') => {
+                self.at += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn digits(&mut self) -> &[u8] {
+        let start = self.at;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.at += 1;
+        }
+        &self.data[start..self.at]
+    }
+
+    /// Digits with a point somewhere, as lopdf reads them: a minus sign inside the fraction
+    /// (`0.00-4142502`, which some producers write) is dropped.
+    fn real(&mut self) -> Step<f32> {
+        let start = self.at;
+        let negative = self.sign();
+        let whole = self.digits().len();
+        if !self.eat(b".") {
+            return Err(Stop::Miss);
+        }
+        let fraction = self.digits().len();
+        if whole == 0 && fraction == 0 {
+            return Err(Stop::Miss);
+        }
+        let mut minus_inside = false;
+        while let Some(c) = self.peek().filter(|&c| c == b'-' || c.is_ascii_digit()) {
+            minus_inside |= c == b'-';
+            self.at += 1;
+        }
+        let text = &self.data[start..self.at];
+        if minus_inside {
+            let mut digits = text[..1].to_vec();
+            digits.extend(text[1..].iter().filter(|&&c| c != b'-'));
+            return parse_float(&digits);
+        }
+        Ok(match short_decimal(text, fraction) {
+            Some(value) if negative => -value,
+            Some(value) => value,
+            None => parse_float(text)?,
+        })
+    }
+
+    fn integer(&mut self) -> Step<i64> {
+        let negative = self.sign();
+        let digits = self.digits();
+        if digits.is_empty() {
+            return Err(Stop::Miss);
+        }
+        let magnitude = digits_value(digits).ok_or(Stop::Miss)?;
+        let value = if negative {
+            0i64.checked_sub_unsigned(magnitude)
+        } else {
+            i64::try_from(magnitude).ok()
+        };
+        value.ok_or(Stop::Miss)
+    }
+
+    fn unsigned<I: TryFrom<u64>>(&mut self) -> Step<I> {
+        let digits = self.digits();
+        if digits.is_empty() {
+            return Err(Stop::Miss);
+        }
+        digits_value(digits)
+            .and_then(|value| I::try_from(value).ok())
+            .ok_or(Stop::Miss)
+    }
+
+    /// `number generation R`, white space and comments allowed between.
+    fn reference(&mut self) -> Step<Object> {
+        let number: u32 = self.unsigned()?;
+        self.space();
+        let generation: u16 = self.unsigned()?;
+        self.space();
+        if self.eat(b"R") {
+            Ok(Object::Reference((number, generation)))
+        } else {
+            Err(Stop::Miss)
+        }
+    }
+
+    /// `/` and regular characters, `#` and two hexadecimal digits standing for one byte; any
+    /// other `#` ends the name.
+    fn name(&mut self) -> Step<Vec<u8>> {
+        if !self.eat(b"/") {
+            return Err(Stop::Miss);
+        }
+        let mut bytes = Vec::new();
+        loop {
+            let start = self.at;
+            while self.peek().is_some_and(|c| c != b'#' && is_regular(c)) {
+                self.at += 1;
+            }
+            bytes.extend_from_slice(&self.data[start..self.at]);
+            if self.peek() != Some(b'#') {
+                return Ok(bytes);
+            }
+            let escape = self.data.get(self.at + 1..self.at + 3);
+            match escape.and_then(|h| Some((hex_value(h[0])? << 4) | hex_value(h[1])?)) {
+                Some(byte) => {
+                    bytes.push(byte);
+                    self.at += 3;
+                }
+                None => return Ok(bytes),
+            }
+        }
+    }
+
+    fn literal_string(&mut self) -> Step<Vec<u8>> {
+        if !self.eat(b"(") {
+            return Err(Stop::Miss);
+        }
+        let mut out = Vec::new();
+        self.inner_literal(MAX_BRACKET, &mut out);
+        if self.eat(b")") {
+            Ok(out)
+        } else {
+            Err(Stop::Miss)
+        }
+    }
+
+    /// A literal string's bytes up to its closing parenthesis (not taken): plain runs,
+    /// escapes, line ends (each one `\n`) and balanced parentheses `depth` deep at most.
+    fn inner_literal(&mut self, depth: usize, out: &mut Vec<u8>) {
+        loop {
+            let start = self.at;
+            while self
+                .peek()
+                .is_some_and(|c| !matches!(c, b'(' | b')' | b'\\' | b'\r' | b'\n'))
+            {
+                self.at += 1;
+            }
+            if self.at > start {
+                out.extend_from_slice(&self.data[start..self.at]);
+                continue;
+            }
+            match self.peek() {
+                Some(b'\\') => {
+                    if !self.escape(out) {
+                        return;
+                    }
+                }
+                Some(b'\r' | b'\n') => {
+                    self.eol();
+                    out.push(b'\n');
+                }
+                Some(b'(') if depth > 0 => {
+                    let start = self.at;
+                    let mark = out.len();
+                    self.at += 1;
+                    out.push(b'(');
+                    self.inner_literal(depth - 1, out);
+                    if self.eat(b")") {
+                        out.push(b')');
+                    } else {
+                        self.at = start;
+                        out.truncate(mark);
+                        return;
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// A backslash escape: up to three octal digits (overflow ignored), a line end (nothing),
+    /// a letter of `nrtbf`, or any other byte for itself. False at the end of the data.
+    fn escape(&mut self, out: &mut Vec<u8>) -> bool {
+        let Some(&next) = self.data.get(self.at + 1) else {
+            return false;
+        };
+        self.at += 1;
+        if (b'0'..=b'7').contains(&next) {
+            let mut value = 0u16;
+            for _ in 0..3 {
+                match self.peek() {
+                    Some(c @ b'0'..=b'7') => {
+                        value = value * 8 + u16::from(c - b'0');
+                        self.at += 1;
+                    }
+                    _ => break,
+                }
+            }
+            out.push(value as u8);
+            return true;
+        }
+        if self.eol() {
+            return true;
+        }
+        self.at += 1;
+        out.push(match next {
+            b'n' => b'\n',
+            b'r' => b'\r',
+            b't' => b'\t',
+            b'b' => 0x08,
+            b'f' => 0x0C,
+            other => other,
+        });
+        true
+    }
+
+    /// `<` hexadecimal digits, white space between them, `>`; an odd last digit is its high
+    /// half.
+    fn hexadecimal_string(&mut self) -> Step<Object> {
+        if !self.eat(b"<") {
+            return Err(Stop::Miss);
+        }
+        let mut bytes = Vec::new();
+        let mut high = true;
+        loop {
+            self.content_space();
+            let Some(value) = self.peek().and_then(hex_value) else {
+                break;
+            };
+            self.at += 1;
+            if high {
+                bytes.push(value << 4);
+            } else if let Some(last) = bytes.last_mut() {
+                *last |= value;
+            }
+            high = !high;
+        }
+        if self.eat(b">") {
+            Ok(Object::String(bytes, StringFormat::Hexadecimal))
+        } else {
+            Err(Stop::Miss)
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Step<Vec<Object>> {
+        if !self.eat(b"[") {
+            return Err(Stop::Miss);
+        }
+        self.space();
+        let mut items = Vec::new();
+        loop {
+            match self.attempt(|p| p.direct_object(depth)) {
+                Ok(item) => items.push(item),
+                Err(Stop::Miss) => break,
+                Err(defer) => return Err(defer),
+            }
+        }
+        if self.eat(b"]") {
+            Ok(items)
+        } else {
+            Err(Stop::Miss)
+        }
+    }
+
+    fn dictionary(&mut self, depth: usize) -> Step<Dictionary> {
+        if !self.eat(b"<<") {
+            return Err(Stop::Miss);
+        }
+        self.space();
+        let dict = self.entries(depth)?;
+        if self.eat(b">>") {
+            Ok(dict)
+        } else {
+            Err(Stop::Miss)
+        }
+    }
+
+    /// Keys and values, as many as there are; a later value of a key replaces the earlier.
+    fn entries(&mut self, depth: usize) -> Step<Dictionary> {
+        let mut dict = Dictionary::new();
+        loop {
+            let entry = self.attempt(|p| {
+                let key = p.name()?;
+                p.space();
+                Ok((key, p.direct_object(depth)?))
+            });
+            match entry {
+                Ok((key, value)) => dict.set(key, value),
+                Err(Stop::Miss) => return Ok(dict),
+                Err(defer) => return Err(defer),
+            }
+        }
+    }
+}
+
+/// Bytes of an inline image's data as lopdf sizes it: unfiltered, of a device or indexed
+/// colour space (or a mask), abbreviated keys first; `None` where lopdf skips to `EI` instead.
+fn inline_data_len(dict: &Dictionary) -> Option<usize> {
+    let get = |short: &[u8], long: &[u8]| dict.get(short).or_else(|_| dict.get(long)).ok();
+    let size = |short: &[u8], long: &[u8]| -> Option<Option<usize>> {
+        match get(short, long) {
+            None => Some(None),
+            Some(value) => usize::try_from(value.as_i64().ok()?).ok().map(Some),
+        }
+    };
+    let width = size(b"W", b"Width")??;
+    let height = size(b"H", b"Height")??;
+    let mask = get(b"IM", b"ImageMask").and_then(|o| o.as_bool().ok()) == Some(true);
+    let bpc = match size(b"BPC", b"BitsPerComponent")? {
+        Some(bpc) => bpc,
+        // An image mask has one bit per sample, so BitsPerComponent is optional for it.
+        None if mask => 1,
+        None => return None,
+    };
+    let colours = if mask {
+        1
+    } else {
+        match get(b"CS", b"ColorSpace")? {
+            Object::Array(items)
+                if matches!(
+                    items.first().map(Object::as_name),
+                    Some(Ok(b"Indexed" | b"I"))
+                ) =>
+            {
+                1
+            }
+            space => match space.as_name().ok()? {
+                b"DeviceGray" | b"G" | b"Gray" => 1,
+                b"DeviceRGB" | b"RGB" => 3,
+                b"DeviceRGBA" | b"RGBA" | b"DeviceCMYK" | b"CMYK" => 4,
+                _ => return None,
+            },
+        }
+    };
+    if get(b"F", b"Filter").is_some() {
+        return None;
+    }
+    bpc.checked_mul(colours)
+        .and_then(|bits| width.checked_mul(bits))
+        .and_then(|row_bits| row_bits.div_ceil(8).checked_mul(height))
+}
+
+fn parse_float(text: &[u8]) -> Step<f32> {
+    std::str::from_utf8(text)
+        .ok()
+        .and_then(|text| text.parse().ok())
+        .ok_or(Stop::Miss)
+}
+
+/// Powers of ten that `f32` holds exactly.
+const POWERS: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// The magnitude of a real (sign, digits, point, `fraction` digits) when its digits fit
+/// `f32`'s mantissa and its fraction is at most ten digits, as nearly all in content streams
+/// do: then one division of two exact values rounds as `str::parse` does (its own fast path,
+/// Clinger's), at a fraction of its cost.
+fn short_decimal(text: &[u8], fraction: usize) -> Option<f32> {
+    let exact = *POWERS.get(fraction)?;
+    let mut mantissa = 0u32;
+    for &c in text {
+        if c.is_ascii_digit() {
+            mantissa = mantissa * 10 + u32::from(c - b'0');
+            if mantissa > 1 << 24 {
+                return None;
+            }
+        }
+    }
+    Some(mantissa as f32 / exact)
+}
+
+/// The value of a run of ASCII digits, or `None` past `u64`.
+fn digits_value(digits: &[u8]) -> Option<u64> {
+    digits.iter().try_fold(0u64, |value, &digit| {
+        value.checked_mul(10)?.checked_add(u64::from(digit - b'0'))
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,358 @@
+//! Finding what to redact in the pages' text as PDFium reads it: words and phrases (without
+//! regard to case or to the spacing between words), regular expressions, and the support
+//! workflow's kinds (e-mail addresses, IP addresses, DOMAIN\user names, host names). Each hit
+//! becomes one rectangle per line it spans, around the characters' full height.
+
+use pdfium_render::prelude::*;
+use quire_toolbox::redact::Rect;
+use regex::{Regex, RegexBuilder};
+
+use super::frame::Frame;
+use crate::{
+    support::anonymize::{self, Kind},
+    workers::protocol::{Failure, FailureKind},
+};
+
+/// A compiled pattern may take this much memory: a user's regex never stalls a worker.
+const REGEX_SIZE: usize = 1 << 20;
+/// Hits in one document, far above a real review list.
+pub const MAX_HITS: usize = 20_000;
+/// Points added around a hit's characters, so antialiased glyph edges are inside the box.
+const PAD: f64 = 0.75;
+
+/// The kinds of the support workflow that a search may ask for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    Email,
+    IpAddress,
+    Account,
+    HostName,
+}
+
+impl Preset {
+    fn takes(self, kind: Kind) -> bool {
+        matches!(
+            (self, kind),
+            (Preset::Email, Kind::Email)
+                | (Preset::IpAddress, Kind::Ipv4 | Kind::Ipv6)
+                | (Preset::Account, Kind::DomainUser)
+                | (Preset::HostName, Kind::Fqdn)
+        )
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Email => "e-mail",
+            Preset::IpAddress => "ip-address",
+            Preset::Account => "account",
+            Preset::HostName => "host-name",
+        }
+    }
+}
+
+/// What to look for, compiled.
+pub struct Search {
+    /// (what the user typed, its pattern).
+    matchers: Vec<(String, Regex)>,
+    presets: Vec<Preset>,
+}
+
+impl Search {
+    pub fn new(
+        terms: &[String],
+        patterns: &[String],
+        presets: Vec<Preset>,
+    ) -> Result<Search, Failure> {
+        let mut matchers = Vec::new();
+        for term in terms.iter().map(|t| t.trim()).filter(|t| !t.is_empty()) {
+            let words: Vec<String> = term.split_whitespace().map(regex::escape).collect();
+            matchers.push((term.to_owned(), compile(&words.join(r"\s*"), term)?));
+        }
+        for pattern in patterns.iter().filter(|p| !p.trim().is_empty()) {
+            matchers.push((pattern.clone(), compile(pattern, pattern)?));
+        }
+        Ok(Search { matchers, presets })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.matchers.is_empty() && self.presets.is_empty()
+    }
+}
+
+fn compile(pattern: &str, shown: &str) -> Result<Regex, Failure> {
+    RegexBuilder::new(pattern)
+        .case_insensitive(true)
+        .size_limit(REGEX_SIZE)
+        .build()
+        .map_err(|e| {
+            Failure::new(
+                FailureKind::BadOptions,
+                format!("the pattern {shown:?} is not a valid regular expression: {e}"),
+            )
+        })
+}
+
+/// One match: its page (1-based), the text found, what found it, and its rectangles in user
+/// space (one per line).
+#[derive(Clone, Debug)]
+pub struct Hit {
+    pub page: u32,
+    pub text: String,
+    pub by: String,
+    pub rects: Vec<Rect>,
+}
+
+/// A page's text as one string, with each character's box (None for the spaces and line
+/// breaks PDFium adds between words and lines).
+pub struct PageText {
+    pub text: String,
+    /// Per char of `text`: its byte offset and box.
+    pub chars: Vec<(usize, Option<Rect>)>,
+}
+
+impl PageText {
+    pub fn read(page: &PdfPage) -> Result<PageText, Failure> {
+        let text = page.text().map_err(|e| {
+            Failure::new(
+                FailureKind::InvalidFile,
+                format!("PDFium could not read the page's text: {e}"),
+            )
+        })?;
+        let mut out = PageText {
+            text: String::new(),
+            chars: Vec::new(),
+        };
+        for ch in text.chars().iter() {
+            let Some(c) = ch.unicode_char().filter(|c| !ignorable(*c)) else {
+                continue;
+            };
+            let generated = ch.is_generated().unwrap_or(false);
+            let rect = (!generated)
+                .then(|| ch.loose_bounds().ok())
+                .flatten()
+                .map(|r| Rect {
+                    x0: f64::from(r.left().value),
+                    y0: f64::from(r.bottom().value),
+                    x1: f64::from(r.right().value),
+                    y1: f64::from(r.top().value),
+                })
+                .filter(|r| r.x1 > r.x0 || r.y1 > r.y0);
+            out.chars.push((out.text.len(), rect));
+            out.text.push(c);
+        }
+        Ok(out)
+    }
+
+    /// The boxes of the characters in a byte range, merged into one rectangle per line.
+    fn rects(&self, start: usize, end: usize) -> Vec<Rect> {
+        let mut lines: Vec<Rect> = Vec::new();
+        for rect in self
+            .chars
+            .iter()
+            .filter(|(at, _)| (start..end).contains(at))
+            .filter_map(|(_, rect)| *rect)
+        {
+            match lines.last_mut() {
+                Some(line) if same_line(line, &rect) => {
+                    line.x0 = line.x0.min(rect.x0);
+                    line.y0 = line.y0.min(rect.y0);
+                    line.x1 = line.x1.max(rect.x1);
+                    line.y1 = line.y1.max(rect.y1);
+                }
+                _ => lines.push(rect),
+            }
+        }
+        lines
+            .into_iter()
+            .map(|r| Rect {
+                x0: r.x0 - PAD,
+                y0: r.y0 - PAD,
+                x1: r.x1 + PAD,
+                y1: r.y1 + PAD,
+            })
+            .collect()
+    }
+}
+
+/// Characters that break a word in PDFium's text without being read: a soft hyphen (which
+/// PDFium reports as U+FFFE inside a line), zero-width spaces and joiners, the byte order mark.
+/// `archi\u{FFFE}tecture` is the word `architecture` to a reader and to pdftotext.
+pub fn ignorable(c: char) -> bool {
+    matches!(
+        c,
+        '\u{AD}'
+            | '\u{FFFE}'
+            | '\u{FFFF}'
+            | '\u{200B}'
+            | '\u{200C}'
+            | '\u{200D}'
+            | '\u{2060}'
+            | '\u{FEFF}'
+    )
+}
+
+/// Two boxes on one line: their vertical extents overlap by half the smaller one, and the
+/// second does not start far back (a new line of a rotated or right-to-left run).
+fn same_line(a: &Rect, b: &Rect) -> bool {
+    let overlap = a.y1.min(b.y1) - a.y0.max(b.y0);
+    let smaller = (a.y1 - a.y0).min(b.y1 - b.y0);
+    overlap > smaller * 0.5 && b.x0 >= a.x0 - (a.y1 - a.y0)
+}
+
+/// Every hit of `search` in the document, page by page.
+pub fn find(document: &PdfDocument, search: &Search) -> Result<(Vec<Hit>, Vec<Frame>), Failure> {
+    let mut hits = Vec::new();
+    let mut frames = Vec::new();
+    for (index, page) in document.pages().iter().enumerate() {
+        let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        frames.push(Frame::of(&page));
+        let text = PageText::read(&page)?;
+        for (start, end, by) in matches(&text.text, search) {
+            let rects = text.rects(start, end);
+            if rects.is_empty() {
+                continue;
+            }
+            hits.push(Hit {
+                page: number,
+                text: text.text[start..end].to_owned(),
+                by,
+                rects,
+            });
+            if hits.len() > MAX_HITS {
+                return Err(Failure::new(
+                    FailureKind::BadOptions,
+                    format!(
+                        "the search finds more than {MAX_HITS} places: narrow it, or redact \
+                         whole pages with boxes"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok((hits, frames))
+}
+
+/// Byte ranges of `text` that the search finds, with what found each.
+pub fn matches(text: &str, search: &Search) -> Vec<(usize, usize, String)> {
+    let mut found = Vec::new();
+    for (shown, regex) in &search.matchers {
+        for m in regex
+            .find_iter(text)
+            .filter(|m| !m.as_str().trim().is_empty())
+        {
+            found.push((m.start(), m.end(), shown.clone()));
+        }
+    }
+    if !search.presets.is_empty() {
+        for item in anonymize::anonymize(text).found {
+            if let Some(preset) = search.presets.iter().find(|p| p.takes(item.kind)) {
+                found.push((item.start, item.end, preset.name().to_owned()));
+            }
+        }
+    }
+    found.sort_by_key(|(start, end, _)| (*start, *end));
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn search(terms: &[&str], patterns: &[&str], presets: Vec<Preset>) -> Search {
+        let own = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        Search::new(&own(terms), &own(patterns), presets).expect("valid search")
+    }
+
+    fn found<'t>(text: &'t str, search: &Search) -> Vec<&'t str> {
+        matches(text, search)
+            .into_iter()
+            .map(|(start, end, _)| &text[start..end])
+            .collect()
+    }
+
+    #[test]
+    fn terms_ignore_case_and_the_spacing_between_words() {
+        let s = search(&["Jane  Doe"], &[], vec![]);
+        assert_eq!(
+            found("JANE DOE met jane\r\ndoe and janedoe.", &s),
+            ["JANE DOE", "jane\r\ndoe", "janedoe"]
+        );
+    }
+
+    #[test]
+    fn patterns_are_regular_expressions() {
+        let s = search(&[], &[r"\b\d{3}-\d{4}\b"], vec![]);
+        assert_eq!(found("call 555-1234 or 555-12345", &s), ["555-1234"]);
+        assert!(Search::new(&[], &["(".to_owned()], vec![]).is_err());
+    }
+
+    #[test]
+    fn presets_take_only_their_kind() {
+        let text = r"mail ops@example.com from 10.0.0.7 as CORP\jdoe on db1.example.org";
+        let s = search(&[], &[], vec![Preset::Email, Preset::Account]);
+        assert_eq!(found(text, &s), ["ops@example.com", r"CORP\jdoe"]);
+        let s = search(&[], &[], vec![Preset::IpAddress, Preset::HostName]);
+        assert_eq!(found(text, &s), ["10.0.0.7", "db1.example.org"]);
+    }
+
+    #[test]
+    fn a_hit_on_two_lines_gets_two_rectangles() {
+        let line = |x: f64, y: f64| {
+            Some(Rect {
+                x0: x,
+                y0: y,
+                x1: x + 5.0,
+                y1: y + 10.0,
+            })
+        };
+        let text = PageText {
+            text: "ab\ncd".to_owned(),
+            chars: vec![
+                (0, line(100.0, 700.0)),
+                (1, line(105.0, 700.0)),
+                (2, None),
+                (3, line(50.0, 686.0)),
+                (4, line(55.0, 686.0)),
+            ],
+        };
+        let rects = text.rects(0, 5);
+        assert_eq!(rects.len(), 2);
+        assert!(
+            (rects[0].x0 - (100.0 - PAD)).abs() < 1e-9
+                && (rects[0].x1 - (110.0 + PAD)).abs() < 1e-9
+        );
+        assert!((rects[1].y0 - (686.0 - PAD)).abs() < 1e-9);
+    }
+}
+
+#[cfg(test)]
+mod corpus_tests {
+    use super::*;
+    use crate::pdf::tools::testing::with_pdfium;
+
+    /// A soft hyphen inside a word (PDFium's U+FFFE) does not hide the word from a search.
+    #[test]
+    fn a_soft_hyphen_inside_a_word_is_found() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../.cache/compress-corpus/ghostscript-doc__GS9_Color_Management.pdf");
+        if !path.exists() {
+            return;
+        }
+        with_pdfium(|pdfium| {
+            let document =
+                crate::pdf::pdfium::open(pdfium, &path.to_string_lossy()).expect("opens");
+            let search = Search::new(&["architecture".to_owned()], &[], vec![]).expect("search");
+            let (hits, _) = find(&document, &search).expect("find");
+            let on_page_3: Vec<&str> = hits
+                .iter()
+                .filter(|h| h.page == 3)
+                .map(|h| h.text.as_str())
+                .collect();
+            assert!(
+                !on_page_3.is_empty(),
+                "{:?}",
+                hits.iter().map(|h| (h.page, &h.text)).collect::<Vec<_>>()
+            );
+        });
+    }
+}
