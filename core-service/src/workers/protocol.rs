@@ -19,6 +19,9 @@ pub struct Job {
     pub task: Option<Task>,
 }
 
+// One task per job, made once and sent over a pipe: the size of the largest variant (a tool's
+// typed options) costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, PartialEq, prost::Oneof)]
 pub enum Task {
     /// Page count and page sizes of a PDF, frame count of an image.

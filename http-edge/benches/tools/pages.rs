@@ -36,7 +36,7 @@ pub fn run(web: &WebSession, files: &[PathBuf]) -> anyhow::Result<()> {
     }
     report("merge", pairs.len(), merge);
     let mut split = (0.0, 0.0);
-    for file in &files {
+    for file in files {
         split.0 += timed(|| {
             web.run(
                 "split",
@@ -59,7 +59,7 @@ pub fn run(web: &WebSession, files: &[PathBuf]) -> anyhow::Result<()> {
     }
     report("split", files.len(), split);
     let mut rotate = (0.0, 0.0);
-    for file in &files {
+    for file in files {
         rotate.0 += timed(|| web.run("rotate", &["degrees=90"], &[file], &dir.join("q.pdf")))?;
         rotate.1 += timed(|| qpdf(&[s(file), "--rotate=+90", s(&dir.join("g.pdf"))]))?;
     }

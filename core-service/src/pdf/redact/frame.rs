@@ -58,7 +58,7 @@ impl Frame {
     }
 
     /// A displayed point (points from the top-left corner) in user space.
-    fn to_user(&self, u: f64, v: f64) -> (f64, f64) {
+    fn to_user(self, u: f64, v: f64) -> (f64, f64) {
         let [x0, y0, x1, y1] = self.crop;
         match self.turns {
             // A quarter turn clockwise puts the crop box's bottom-left corner at the top-left.
@@ -70,7 +70,7 @@ impl Frame {
     }
 
     /// A user-space point as displayed (points from the top-left corner).
-    fn to_displayed(&self, x: f64, y: f64) -> (f64, f64) {
+    fn to_displayed(self, x: f64, y: f64) -> (f64, f64) {
         let [x0, y0, x1, y1] = self.crop;
         match self.turns {
             1 => (y - y0, x - x0),
@@ -110,7 +110,7 @@ impl Frame {
     }
 
     /// A user-space point in pixels of the page rendered `scale` pixels per point.
-    pub fn to_pixels(&self, x: f64, y: f64, scale: f64) -> (f64, f64) {
+    pub fn to_pixels(self, x: f64, y: f64, scale: f64) -> (f64, f64) {
         let (u, v) = self.to_displayed(x, y);
         (u * scale, v * scale)
     }
