@@ -13,16 +13,16 @@ use lopdf::{Dictionary, Object, Stream, StringFormat};
 const MAX_NESTING_DEPTH: usize = 100;
 const MAX_BRACKET: usize = 100;
 
-/// The operations of a content stream, as [`Content::decode`] gives them.
-pub fn parse(data: &[u8]) -> Option<Content> {
-    let mut parser = Parser {
-        data,
-        at: 0,
-        operands: Vec::new(),
-    };
-    match parser.content() {
+/// The operations of a content stream whose operator `keep` takes, as [`Content::decode`]
+/// gives them. The walks read a dozen operators: the paths, colours and text positioning
+/// between them are most of a page, and each operation kept costs two allocations.
+pub fn parse(data: &[u8], keep: fn(&[u8]) -> bool) -> Option<Content> {
+    match Parser::new(data, keep).content() {
         Ok(content) => Some(content),
-        Err(_) => Content::decode(data).ok(),
+        Err(_) => Content::decode(data).ok().map(|mut content| {
+            content.operations.retain(|op| keep(op.operator.as_bytes()));
+            content
+        }),
     }
 }
 
@@ -40,9 +40,11 @@ type Step<T> = Result<T, Stop>;
 struct Parser<'a> {
     data: &'a [u8],
     at: usize,
-    /// The operation's operands so far, reused: each operation then gets a vector of its exact
-    /// size.
+    keep: fn(&[u8]) -> bool,
+    /// The operation's operands so far, and the items of the arrays being read, reused: each
+    /// operation and array then gets a vector of its exact size.
     operands: Vec<Object>,
+    items: Vec<Object>,
 }
 
 fn is_whitespace(c: u8) -> bool {
@@ -68,7 +70,17 @@ fn hex_value(c: u8) -> Option<u8> {
     (c as char).to_digit(16).map(|value| value as u8)
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    fn new(data: &'a [u8], keep: fn(&[u8]) -> bool) -> Self {
+        Parser {
+            data,
+            at: 0,
+            keep,
+            operands: Vec::new(),
+            items: Vec::new(),
+        }
+    }
+
     fn peek(&self) -> Option<u8> {
         self.data.get(self.at).copied()
     }
@@ -102,7 +114,7 @@ impl Parser<'_> {
         let mut operations = Vec::new();
         loop {
             match self.attempt(Self::operation) {
-                Ok(operation) => operations.push(operation),
+                Ok(operation) => operations.extend(operation),
                 Err(Stop::Miss) => return Ok(Content { operations }),
                 Err(Stop::Defer) => return Err(Stop::Defer),
             }
@@ -149,7 +161,8 @@ impl Parser<'_> {
         }
     }
 
-    fn operation(&mut self) -> Step<Operation> {
+    /// One operation, `None` when its operator is not kept.
+    fn operation(&mut self) -> Step<Option<Operation>> {
         self.comments();
         if self.eat(b"BI") {
             self.content_space();
@@ -171,13 +184,17 @@ impl Parser<'_> {
         if operator.first().is_none_or(u8::is_ascii_digit) {
             return Err(Stop::Miss);
         }
+        if !(self.keep)(operator) {
+            self.content_space();
+            return Ok(None);
+        }
         // Letters, digits and `*'"` only: always UTF-8.
         let operator = String::from_utf8(operator.to_vec()).unwrap_or_default();
         self.content_space();
-        Ok(Operation {
+        Ok(Some(Operation {
             operator,
             operands: self.operands.drain(..).collect(),
-        })
+        }))
     }
 
     /// `BI` (taken), the image's dictionary, `ID`, its data and `EI`: one `BI` operation
@@ -185,7 +202,7 @@ impl Parser<'_> {
     /// cannot read one it fails the whole stream, and where it cannot size the data (a filter,
     /// a named colour space) it skips to the first `EI` between white space and gives the
     /// operation no operand.
-    fn inline_image(&mut self) -> Step<Operation> {
+    fn inline_image(&mut self) -> Step<Option<Operation>> {
         let dict = self.entries(MAX_NESTING_DEPTH)?;
         if !self.eat(b"ID") {
             return Err(Stop::Defer);
@@ -196,13 +213,13 @@ impl Parser<'_> {
         }
         let operands = match inline_data_len(&dict).and_then(|len| self.rest().get(..len)) {
             Some(data) => {
-                let stream = Stream::new(dict, data.to_vec());
+                let image = (self.keep)(b"BI").then(|| Stream::new(dict, data.to_vec()));
                 self.at += data.len();
                 self.content_space();
                 if !self.eat(b"EI") {
                     return Err(Stop::Defer);
                 }
-                vec![Object::Stream(stream)]
+                image.map(Object::Stream).into_iter().collect()
             }
             None => {
                 let rest = self.rest();
@@ -216,10 +233,10 @@ impl Parser<'_> {
             }
         };
         self.content_space();
-        Ok(Operation {
+        Ok((self.keep)(b"BI").then(|| Operation {
             operator: String::from("BI"),
             operands,
-        })
+        }))
     }
 
     /// One operand and the white space after it: lopdf's alternatives, of which the first
@@ -395,11 +412,15 @@ impl Parser<'_> {
         if !self.eat(b"/") {
             return Err(Stop::Miss);
         }
-        let mut bytes = Vec::new();
+        let mut bytes: Vec<u8> = Vec::new();
         loop {
             let start = self.at;
             while self.peek().is_some_and(|c| c != b'#' && is_regular(c)) {
                 self.at += 1;
+            }
+            if bytes.is_empty() && self.peek() != Some(b'#') {
+                // No escape, as in nearly every name: one allocation of the right size.
+                return Ok(self.data[start..self.at].to_vec());
             }
             bytes.extend_from_slice(&self.data[start..self.at]);
             if self.peek() != Some(b'#') {
@@ -419,6 +440,19 @@ impl Parser<'_> {
     fn literal_string(&mut self) -> Step<Vec<u8>> {
         if !self.eat(b"(") {
             return Err(Stop::Miss);
+        }
+        let start = self.at;
+        let plain = self
+            .rest()
+            .iter()
+            .position(|c| matches!(c, b'(' | b')' | b'\\' | b'\r' | b'\n'));
+        if let Some(end) = plain
+            && self.data[start + end] == b')'
+        {
+            // No escape, line end or nested parenthesis, as in most strings shown: one
+            // allocation of the right size.
+            self.at = start + end + 1;
+            return Ok(self.data[start..start + end].to_vec());
         }
         let mut out = Vec::new();
         self.inner_literal(MAX_BRACKET, &mut out);
@@ -542,17 +576,20 @@ impl Parser<'_> {
             return Err(Stop::Miss);
         }
         self.space();
-        let mut items = Vec::new();
+        // The items go on the shared stack, above those of the arrays this one is in, and
+        // leave it as one vector of their exact number.
+        let base = self.items.len();
         loop {
             match self.attempt(|p| p.direct_object(depth)) {
-                Ok(item) => items.push(item),
+                Ok(item) => self.items.push(item),
                 Err(Stop::Miss) => break,
                 Err(defer) => return Err(defer),
             }
         }
         if self.eat(b"]") {
-            Ok(items)
+            Ok(self.items.drain(base..).collect())
         } else {
+            self.items.truncate(base);
             Err(Stop::Miss)
         }
     }

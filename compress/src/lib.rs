@@ -101,10 +101,31 @@ pub fn compress(
     // Merged first so that an image stored more than once is re-encoded once, at the largest
     // size any of its copies is drawn; merged again for streams recompression made identical.
     let mut merged = streams::merge_duplicate_streams(&mut doc);
-    let (usage, sizes) = survey(&doc);
-    let fonts = fonts::subset_fonts(&mut doc, &usage);
-    let report = images::recompress_images(&mut doc, &sizes, preset, max_pixels);
-    let recompressed = streams::recompress_streams(&mut doc)?;
+    // Streams are recompressed on copies in the background from here: the survey and the
+    // fonts leave a core idle.
+    let ahead = streams::Ahead::new(&doc);
+    let (fonts, report, recompressed) = std::thread::scope(|scope| {
+        let background = scope.spawn(|| ahead.work());
+        let (usage, sizes) = survey(&doc);
+        fonts::merge_programs(&mut doc);
+        // Fonts and images are worked out side by side, then put in place: they read apart
+        // (programs and descriptors, image streams and colour spaces), and either alone
+        // leaves a core idle (one large image, one large font).
+        let shared = &doc;
+        let (subsets, reencoded) = std::thread::scope(|inner| {
+            let subsets = inner.spawn(|| fonts::subsets(shared, &usage));
+            let reencoded = images::reencode(shared, &sizes, preset, max_pixels);
+            // A panic there leaves every program whole.
+            (subsets.join().ok().flatten(), reencoded)
+        });
+        let fonts = fonts::put_subsets(&mut doc, &usage, subsets);
+        let report = images::replace(&mut doc, reencoded);
+        ahead.finish();
+        // A panic there loses only the results it had not stored: they are worked out again.
+        let _ = background.join();
+        (fonts, report, streams::recompress_streams(&mut doc, &ahead))
+    });
+    let recompressed = recompressed?;
     merged += streams::merge_duplicate_streams(&mut doc);
     let pruned = doc.prune_objects().len();
     tracing::debug!(
@@ -146,11 +167,10 @@ fn survey(doc: &Document) -> (fonts::Usage, displayed::DisplayedSizes) {
     let forms = pages::Forms::default();
     let mut usage = fonts::UsageWalker::new(doc, &forms);
     let mut sizes = displayed::Walker::new(doc, &forms);
-    for page in pages::page_contents(doc) {
-        usage.page(&page);
-        sizes.page(&page);
-        forms.clear();
-    }
+    pages::walk_pages(doc, &forms, |page| {
+        usage.page(page);
+        sizes.page(page);
+    });
     (usage.finish(), sizes.finish())
 }
 

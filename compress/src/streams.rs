@@ -1,7 +1,10 @@
 //! Stream-level savings: Flate streams (and LZW, ASCII85, ASCIIHex, RunLength chains)
 //! recompressed as Flate, plain streams compressed, and byte-identical streams merged into one object.
 
-use foldhash::{HashMap, HashMapExt};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use foldhash::{HashMap, HashMapExt, HashSet};
 use lopdf::{Document, Object, ObjectId, Stream};
 
 use super::CompressError;
@@ -25,8 +28,9 @@ const TRANSPORT: [&[u8]; 5] = [
     b"RunLengthDecode",
 ];
 
-/// Recompresses Flate and unfiltered streams; keeps whichever encoding is smaller.
-pub fn recompress_streams(doc: &mut Document) -> Result<usize, CompressError> {
+/// Recompresses Flate and unfiltered streams; keeps whichever encoding is smaller. A stream
+/// `ahead` already packed, unchanged since, takes that result.
+pub fn recompress_streams(doc: &mut Document, ahead: &Ahead) -> Result<usize, CompressError> {
     let work: Vec<ObjectId> = doc
         .objects
         .iter()
@@ -43,18 +47,11 @@ pub fn recompress_streams(doc: &mut Document) -> Result<usize, CompressError> {
             let Ok(Object::Stream(stream)) = shared.get_object(id) else {
                 return None;
             };
-            let plain = if stream.filters().unwrap_or_default().is_empty() {
-                std::borrow::Cow::Borrowed(&stream.content)
-            } else {
-                match stream.decompressed_content_with_limit(MAX_DECODED) {
-                    Ok(plain) => std::borrow::Cow::Owned(plain),
-                    Err(err) if is_bomb(&err) => return Some(Err(bomb())),
-                    Err(_) => return None,
-                }
-            };
-            // Kept only when smaller than what the stream has: stopped once it is not.
-            let packed = crate::zlib::deflate_under(&plain, stream.content.len())?;
-            Some(Ok((id, packed)))
+            match ahead.take(id, stream).unwrap_or_else(|| pack(stream)) {
+                Packed::Kept => None,
+                Packed::Smaller(packed) => Some(Ok((id, packed))),
+                Packed::Bomb => Some(Err(bomb())),
+            }
         },
     );
     let mut changed = 0;
@@ -68,6 +65,103 @@ pub fn recompress_streams(doc: &mut Document) -> Result<usize, CompressError> {
         }
     }
     Ok(changed)
+}
+
+/// What recompressing one stream comes to.
+enum Packed {
+    /// Flate at [`LEVEL`] is no smaller, or the stream cannot be decoded: it stays.
+    Kept,
+    Smaller(Vec<u8>),
+    /// It decodes past [`MAX_DECODED`].
+    Bomb,
+}
+
+fn pack(stream: &Stream) -> Packed {
+    let plain = if stream.filters().unwrap_or_default().is_empty() {
+        std::borrow::Cow::Borrowed(&stream.content)
+    } else {
+        match stream.decompressed_content_with_limit(MAX_DECODED) {
+            Ok(plain) => std::borrow::Cow::Owned(plain),
+            Err(err) if is_bomb(&err) => return Packed::Bomb,
+            Err(_) => return Packed::Kept,
+        }
+    };
+    // Kept only when smaller than what the stream has: stopped once it is not.
+    match crate::zlib::deflate_under(&plain, stream.content.len()) {
+        Some(packed) => Packed::Smaller(packed),
+        None => Packed::Kept,
+    }
+}
+
+/// The recompression worked out ahead, on copies of the streams, while the rest of the job
+/// reads and rewrites the document: the font and image work is mostly on one core, and deflate
+/// was a fifth of a job's time after it. What fonts or structure change in the meantime is
+/// recompressed again at the end; the rest takes the result worked out here.
+pub struct Ahead {
+    copies: Vec<(ObjectId, Stream)>,
+    at: HashMap<ObjectId, usize>,
+    next: AtomicUsize,
+    packed: Vec<Mutex<Option<Packed>>>,
+}
+
+impl Ahead {
+    /// Copies of the streams to recompress, but font programs: those the fonts rewrite would
+    /// be packed for nothing, and the others are packed at the end.
+    pub fn new(doc: &Document) -> Self {
+        let programs: HashSet<ObjectId> = crate::fonts::programs(doc)
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
+        let copies: Vec<(ObjectId, Stream)> = doc
+            .objects
+            .iter()
+            .filter_map(|(&id, object)| match object {
+                Object::Stream(stream) if recompressible(stream) && !programs.contains(&id) => {
+                    Some((id, stream.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        Ahead {
+            at: copies
+                .iter()
+                .enumerate()
+                .map(|(i, (id, _))| (*id, i))
+                .collect(),
+            packed: copies.iter().map(|_| Mutex::new(None)).collect(),
+            copies,
+            next: AtomicUsize::new(0),
+        }
+    }
+
+    /// Packs copies until none is left.
+    pub fn work(&self) {
+        loop {
+            let i = self.next.fetch_add(1, Ordering::Relaxed);
+            let (Some((_, stream)), Some(slot)) = (self.copies.get(i), self.packed.get(i)) else {
+                return;
+            };
+            let packed = pack(stream);
+            if let Ok(mut slot) = slot.lock() {
+                *slot = Some(packed);
+            }
+        }
+    }
+
+    /// The copies left, packed on every core.
+    pub fn finish(&self) {
+        crate::parallel::parts(64, |_| self.work());
+    }
+
+    /// The result for stream `id`, when its copy was packed and it has not changed since.
+    fn take(&self, id: ObjectId, stream: &Stream) -> Option<Packed> {
+        let &i = self.at.get(&id)?;
+        let (_, copy) = self.copies.get(i)?;
+        if copy.content != stream.content || copy.dict != stream.dict {
+            return None;
+        }
+        self.packed.get(i)?.lock().ok()?.take()
+    }
 }
 
 /// Whether a stream is Flate-coded again: not images (handled with their own codecs), not

@@ -60,8 +60,14 @@ pub struct Replaced {
     charset: Vec<u8>,
 }
 
-/// Adds the subset of program `id` as CFF when that is smaller; `None` when it is not.
-pub fn rewrite(doc: &mut Document, id: ObjectId, keep: &BTreeSet<Vec<u8>>) -> Option<Replaced> {
+/// A Type 1 program's subset as CFF, and the /CharSet naming its glyphs.
+pub struct Cff {
+    program: Vec<u8>,
+    charset: Vec<u8>,
+}
+
+/// The subset of program `id` as CFF, when that is smaller.
+pub fn subset(doc: &Document, id: ObjectId, keep: &BTreeSet<Vec<u8>>) -> Option<Cff> {
     let program = parse(doc, id)?;
     let cff = program.to_cff(keep).ok()?;
     if !readable(&cff) {
@@ -76,13 +82,23 @@ pub fn rewrite(doc: &mut Document, id: ObjectId, keep: &BTreeSet<Vec<u8>>) -> Op
     if cff.len() >= before {
         return None;
     }
-    let charset = charset(&cff);
-    let new = doc.add_object(Stream::new(dictionary! { "Subtype" => "Type1C" }, cff));
-    Some(Replaced {
+    Some(Cff {
+        charset: charset(&cff),
+        program: cff,
+    })
+}
+
+/// Adds the subset of program `id` to the document, for its descriptors to be pointed at.
+pub fn add(doc: &mut Document, id: ObjectId, cff: Cff) -> Replaced {
+    let new = doc.add_object(Stream::new(
+        dictionary! { "Subtype" => "Type1C" },
+        cff.program,
+    ));
+    Replaced {
         old: id,
         new,
-        charset,
-    })
+        charset: cff.charset,
+    }
 }
 
 /// Every descriptor holding `/FontFile` to a replaced program gets `/FontFile3` to its CFF

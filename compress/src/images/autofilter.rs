@@ -121,9 +121,12 @@ pub fn encodings(
         }
     }
     let jpeg = (role == Role::Image && pixels.width.min(pixels.height) >= MIN_JPEG_SIDE)
-        .then(|| faithful_jpeg(pixels, preset))
-        .flatten()
-        .map(|content| Stream::new(dict("DCTDecode", None, 8, space.clone()), content));
+        .then(|| {
+            let dict = dict("DCTDecode", None, 8, space.clone());
+            let limit = bound.saturating_sub(overhead(&dict));
+            faithful_jpeg(pixels, preset, limit).map(|content| Stream::new(dict, content))
+        })
+        .flatten();
     let area = u64::from(pixels.width) * u64::from(pixels.height);
     let tiny = pixels.width.min(pixels.height) < MIN_JPEG_SIDE;
     let limit = if trial.photo {
@@ -189,19 +192,26 @@ impl Choice {
 /// loses too much (fine colour detail, or CMYK whose inks vary apart), full chroma is tried
 /// before giving up on JPEG: on a CMYK photo at printer, 33.7 dB became 40.3 dB for 43 % more
 /// bytes, still a 20th of its Flate.
-fn faithful_jpeg(pixels: &Pixels, preset: Preset) -> Option<Vec<u8>> {
+///
+/// `None` too for a JPEG of `limit` bytes or more, which cannot be chosen, when no other JPEG
+/// is left to try: then its fidelity (a decode of the whole image) is not measured.
+fn faithful_jpeg(pixels: &Pixels, preset: Preset, limit: usize) -> Option<Vec<u8>> {
     let quality = preset.jpeg_quality();
     let floor = preset.min_jpeg_psnr();
     let content = jpeg::encode(pixels, quality, preset.full_chroma())?;
+    let last_try = preset.full_chroma() || pixels.channels == 1;
+    if last_try && content.len() >= limit {
+        return None;
+    }
     let faithful =
         |jpeg: &[u8]| floor <= 0.0 || jpeg::fidelity(jpeg, pixels).is_some_and(|db| db >= floor);
     if faithful(&content) {
         return Some(content);
     }
-    if preset.full_chroma() || pixels.channels == 1 {
+    if last_try {
         return None;
     }
-    jpeg::encode(pixels, quality, true).filter(|content| faithful(content))
+    jpeg::encode(pixels, quality, true).filter(|content| content.len() < limit && faithful(content))
 }
 
 /// A short name for an encoding, for the log.

@@ -97,11 +97,20 @@ pub fn fidelity(jpeg: &[u8], pixels: &Pixels) -> Option<f64> {
     if decoded.data.len() != pixels.data.len() || pixels.data.is_empty() {
         return None;
     }
+    // Summed in 32 bits a slice at a time, which vectorizes (2^15 squares of at most 255²
+    // stay under 2^32): a 64-bit sum per byte was a tenth of a photo's time at printer.
     let squared: u64 = decoded
         .data
-        .iter()
-        .zip(&pixels.data)
-        .map(|(&a, &b)| u64::from(a.abs_diff(b)).pow(2))
+        .chunks(1 << 15)
+        .zip(pixels.data.chunks(1 << 15))
+        .map(|(a, b)| {
+            let sum: u32 = a
+                .iter()
+                .zip(b)
+                .map(|(&a, &b)| u32::from(a.abs_diff(b)).pow(2))
+                .sum();
+            u64::from(sum)
+        })
         .sum();
     if squared == 0 {
         return Some(f64::INFINITY);

@@ -93,7 +93,7 @@ impl<'a> Walker<'a> {
             .into_iter()
             .chain(extra.iter().copied())
             .collect();
-        let names: Vec<Vec<u8>> = match crate::content::parse(da) {
+        let names: Vec<Vec<u8>> = match crate::content::parse(da, |op| op == b"Tf") {
             Some(content) => content
                 .operations
                 .iter()
