@@ -107,19 +107,8 @@ pub fn compress(
     let (fonts, report, recompressed) = std::thread::scope(|scope| {
         let background = scope.spawn(|| ahead.work());
         let (usage, sizes) = survey(&doc);
-        fonts::merge_programs(&mut doc);
-        // Fonts and images are worked out side by side, then put in place: they read apart
-        // (programs and descriptors, image streams and colour spaces), and either alone
-        // leaves a core idle (one large image, one large font).
-        let shared = &doc;
-        let (subsets, reencoded) = std::thread::scope(|inner| {
-            let subsets = inner.spawn(|| fonts::subsets(shared, &usage));
-            let reencoded = images::reencode(shared, &sizes, preset, max_pixels);
-            // A panic there leaves every program whole.
-            (subsets.join().ok().flatten(), reencoded)
-        });
-        let fonts = fonts::put_subsets(&mut doc, &usage, subsets);
-        let report = images::replace(&mut doc, reencoded);
+        let fonts = fonts::subset_fonts(&mut doc, &usage);
+        let report = images::recompress_images(&mut doc, &sizes, preset, max_pixels);
         ahead.finish();
         // A panic there loses only the results it had not stored: they are worked out again.
         let _ = background.join();
@@ -167,10 +156,11 @@ fn survey(doc: &Document) -> (fonts::Usage, displayed::DisplayedSizes) {
     let forms = pages::Forms::default();
     let mut usage = fonts::UsageWalker::new(doc, &forms);
     let mut sizes = displayed::Walker::new(doc, &forms);
-    pages::walk_pages(doc, &forms, |page| {
-        usage.page(page);
-        sizes.page(page);
-    });
+    for page in pages::page_contents(doc) {
+        usage.page(&page);
+        sizes.page(&page);
+        forms.clear();
+    }
     (usage.finish(), sizes.finish())
 }
 

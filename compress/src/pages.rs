@@ -4,13 +4,12 @@
 //! rollover and down entries, each a stream or a dictionary of states).
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream, content::Content};
 
 use crate::content;
-
 use crate::streams::MAX_DECODED;
 
 /// A page as the walks read it.
@@ -21,91 +20,18 @@ pub struct PageContent<'a> {
     pub content: Option<Content>,
 }
 
-/// Pages read this far ahead of the walks.
-const AHEAD: usize = 2;
-
-/// Every page to `walk`, in order, its content parsed once for all the walks that read it
-/// (inflating and parsing each page twice was a third of the compressor's instructions on a
-/// text-heavy manual). The pages are read on another thread, ahead of the walks, with the
-/// forms and patterns their resources name that no page before did: reading was most of the
-/// survey's time, and the walks wait for none of it. `forms` holds those of the page walked.
-pub fn walk_pages<'a>(doc: &'a Document, forms: &Forms, mut walk: impl FnMut(&PageContent<'a>)) {
-    let ids: Vec<ObjectId> = doc.get_pages().into_values().collect();
-    std::thread::scope(|scope| {
-        let (send, receive) = std::sync::mpsc::sync_channel(AHEAD);
-        let order = &ids;
-        let reader = scope.spawn(move || {
-            let mut named = HashSet::new();
-            for &id in order {
-                let page = read_page(doc, id);
-                let drawn = first_named(doc, &page.resources, &mut named);
-                if send.send((page, drawn)).is_err() {
-                    return;
-                }
-            }
-        });
-        for &id in &ids {
-            // A reader that stopped (a panic) leaves the pages it did not send to this thread.
-            let (page, drawn) = receive
-                .recv()
-                .unwrap_or_else(|_| (read_page(doc, id), Vec::new()));
-            forms.add(drawn);
-            walk(&page);
-            forms.clear();
-        }
-        let _ = reader.join();
-    });
-}
-
-fn read_page(doc: &Document, id: ObjectId) -> PageContent<'_> {
-    PageContent {
+/// Every page, its content parsed once for all the walks that read it: inflating and parsing
+/// each page twice (font usage, then image sizes) was a third of the compressor's instructions
+/// on a text-heavy manual.
+pub fn page_contents(doc: &Document) -> impl Iterator<Item = PageContent<'_>> {
+    doc.get_pages().into_values().map(|id| PageContent {
         id,
         resources: page_resources(doc, id),
         content: doc
             .get_page_content_with_limit(id, MAX_DECODED)
             .ok()
             .and_then(|bytes| content::parse(&bytes, read)),
-    }
-}
-
-/// The forms and tiling patterns `resources` name that are not in `named` yet, parsed.
-fn first_named(
-    doc: &Document,
-    resources: &[&Dictionary],
-    named: &mut HashSet<ObjectId>,
-) -> Vec<(ObjectId, Option<Content>)> {
-    let mut out = Vec::new();
-    for res in resources {
-        for kind in [b"XObject".as_slice(), b"Pattern"] {
-            let Some(dict) = res
-                .get(kind)
-                .ok()
-                .and_then(|o| doc.dereference(o).ok())
-                .and_then(|(_, o)| o.as_dict().ok())
-            else {
-                continue;
-            };
-            for (_, value) in dict.iter() {
-                let Ok(id) = value.as_reference() else {
-                    continue;
-                };
-                if let Ok(Object::Stream(stream)) = doc.get_object(id)
-                    && draws(stream)
-                    && named.insert(id)
-                {
-                    out.push((id, parse(stream)));
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Whether a stream is drawn as content: a form, or a tiling pattern.
-fn draws(stream: &Stream) -> bool {
-    let dict = &stream.dict;
-    dict.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"Form")
-        || dict.get(b"PatternType").and_then(Object::as_i64).ok() == Some(1)
+    })
 }
 
 /// A content stream's operations that the walks read; `None` when it cannot be inflated or
@@ -136,15 +62,6 @@ impl Forms {
         let parsed = Rc::new(parse(stream));
         self.parsed.borrow_mut().insert(id, Rc::clone(&parsed));
         parsed
-    }
-
-    /// Streams parsed ahead, by the page reader.
-    fn add(&self, parsed: Vec<(ObjectId, Option<Content>)>) {
-        self.parsed.borrow_mut().extend(
-            parsed
-                .into_iter()
-                .map(|(id, content)| (id, Rc::new(content))),
-        );
     }
 
     pub fn clear(&self) {

@@ -94,9 +94,9 @@ fn pack(stream: &Stream) -> Packed {
 }
 
 /// The recompression worked out ahead, on copies of the streams, while the rest of the job
-/// reads and rewrites the document: the font and image work is mostly on one core, and deflate
-/// was a fifth of a job's time after it. What fonts or structure change in the meantime is
-/// recompressed again at the end; the rest takes the result worked out here.
+/// reads and rewrites the document: the survey and the fonts run on one core, and deflate
+/// was a fifth of a job's time after them. A stream changed in the meantime is recompressed
+/// again at the end; the others take the result worked out here.
 pub struct Ahead {
     copies: Vec<(ObjectId, Stream)>,
     at: HashMap<ObjectId, usize>,
@@ -150,7 +150,8 @@ impl Ahead {
 
     /// The copies left, packed on every core.
     pub fn finish(&self) {
-        crate::parallel::parts(64, |_| self.work());
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        crate::parallel::parts(cores, |_| self.work());
     }
 
     /// The result for stream `id`, when its copy was packed and it has not changed since.

@@ -35,74 +35,28 @@ pub use usage::{Usage, Walker as UsageWalker};
 
 /// Subsets every embedded font program by the `usage` read from the document's content;
 /// returns how many were rewritten.
-#[cfg(test)]
 pub fn subset_fonts(doc: &mut Document, usage: &Usage) -> usize {
-    merge_programs(doc);
-    let subsets = subsets(doc, usage);
-    put_subsets(doc, usage, subsets)
-}
-
-/// Merges identical programs, the first step: usage is keyed by font dictionaries, which
-/// merging programs leaves alone.
-pub fn merge_programs(doc: &mut Document) {
+    // Usage is keyed by font dictionaries, which merging programs leaves alone.
     dedupe::merge_programs(doc);
-}
-
-/// The subsets the usage allows, made without changing the document (so that the images can
-/// be worked out meanwhile), to be put in place by [`put_subsets`].
-pub struct Subsets {
-    references: HashMap<ObjectId, usize>,
-    plans: BTreeMap<ObjectId, Plan>,
-    made: Vec<(ObjectId, Made)>,
-}
-
-/// The subsets of the programs, after [`merge_programs`]; `None` when no font's usage is
-/// known.
-pub fn subsets(doc: &Document, usage: &Usage) -> Option<Subsets> {
     if usage.incomplete {
         tracing::debug!("font usage walk over its budget: every program kept whole");
-        return None;
+        return 0;
     }
     // Counted once for both uses: rewriting programs and merging identical ones changes only
     // the references to programs, never those to ToUnicode maps or descendant fonts.
     let references = count_references(doc);
     let plans = plan(doc, usage, &references);
-    // Each program's subset is its own work: made on every core, then put in place in program
-    // order (the order the CFF streams replacing Type 1 programs are numbered in).
-    let work: Vec<(&ObjectId, &Plan)> = plans.iter().collect();
-    let mut made = crate::parallel::map(
-        &work,
-        || (),
-        |(), &(&id, plan)| Some((id, make(doc, id, plan))),
-    );
-    made.sort_unstable_by_key(|&(id, _)| id);
-    Some(Subsets {
-        references,
-        plans,
-        made,
-    })
-}
-
-/// Puts the subsets in place, merges the programs identical after, and trims the ToUnicode
-/// maps to the codes shown; returns how many programs were rewritten.
-pub fn put_subsets(doc: &mut Document, usage: &Usage, subsets: Option<Subsets>) -> usize {
-    let Some(Subsets {
-        references,
-        plans,
-        made,
-    }) = subsets
-    else {
-        return 0;
-    };
     let mut rewritten = 0;
     let mut replaced = Vec::new();
-    for (id, made) in made {
-        match made {
-            Made::Subset(out) => put(doc, id, &plans[&id], out),
-            Made::Cff(cff) => replaced.push(type1_pdf::add(doc, id, cff)),
-            Made::Kept => continue,
-        }
-        rewritten += 1;
+    for (id, plan) in plans {
+        let done = match &plan.need {
+            Some(Need::Glyphs(glyphs)) => rewrite(doc, id, &plan, glyphs),
+            Some(Need::Names(names)) => type1_pdf::rewrite(doc, id, names)
+                .map(|program| replaced.push(program))
+                .is_some(),
+            None => false,
+        };
+        rewritten += usize::from(done);
     }
     type1_pdf::repoint(doc, &replaced);
     dedupe::merge_programs(doc);
@@ -110,31 +64,14 @@ pub fn put_subsets(doc: &mut Document, usage: &Usage, subsets: Option<Subsets>) 
     rewritten
 }
 
-/// A program's replacement, or none.
-enum Made {
-    /// An OpenType or CFF program's subset.
-    Subset(Vec<u8>),
-    /// A Type 1 program's subset, as CFF.
-    Cff(type1_pdf::Cff),
-    Kept,
-}
-
-fn make(doc: &Document, id: ObjectId, plan: &Plan) -> Made {
-    match &plan.need {
-        Some(Need::Glyphs(glyphs)) => {
-            subset(doc, id, plan, glyphs).map_or(Made::Kept, Made::Subset)
-        }
-        Some(Need::Names(names)) => type1_pdf::subset(doc, id, names).map_or(Made::Kept, Made::Cff),
-        None => Made::Kept,
-    }
-}
-
-/// The subset of an OpenType or CFF program, when it can be made.
-fn subset(doc: &Document, id: ObjectId, plan: &Plan, glyphs: &BTreeSet<u16>) -> Option<Vec<u8>> {
+/// Replaces an OpenType or CFF program by its subset; returns whether it did.
+fn rewrite(doc: &mut Document, id: ObjectId, plan: &Plan, glyphs: &BTreeSet<u16>) -> bool {
     let Ok(Object::Stream(stream)) = doc.get_object(id) else {
-        return None;
+        return false;
     };
-    let data = stream.decompressed_content_with_limit(MAX_PROGRAM).ok()?;
+    let Ok(data) = stream.decompressed_content_with_limit(MAX_PROGRAM) else {
+        return false;
+    };
     let mut out = program::subset(plan.format, &data, glyphs);
     if out == Err(program::Kept::Differs) && plan.simple_cff {
         // An accented glyph may be drawn with `seac` from two glyphs named in the standard
@@ -145,22 +82,16 @@ fn subset(doc: &Document, id: ObjectId, plan: &Plan, glyphs: &BTreeSet<u16>) -> 
             out = program::subset(plan.format, &data, &wider);
         }
     }
-    match out {
-        Ok(out) => {
-            tracing::debug!(program = ?id, before = data.len(), after = out.len(), "font subset");
-            Some(out)
-        }
+    let out = match out {
+        Ok(out) => out,
         Err(reason) => {
             tracing::debug!(program = ?id, ?reason, "font program kept whole");
-            None
+            return false;
         }
-    }
-}
-
-/// Replaces an OpenType or CFF program by its subset.
-fn put(doc: &mut Document, id: ObjectId, plan: &Plan, out: Vec<u8>) {
+    };
+    tracing::debug!(program = ?id, before = data.len(), after = out.len(), "font subset");
     let Ok(Object::Stream(stream)) = doc.get_object_mut(id) else {
-        return;
+        return false;
     };
     stream.dict.remove(b"Filter");
     stream.dict.remove(b"DecodeParms");
@@ -168,6 +99,7 @@ fn put(doc: &mut Document, id: ObjectId, plan: &Plan, out: Vec<u8>) {
         stream.dict.set("Length1", out.len() as i64);
     }
     stream.set_content(out);
+    true
 }
 
 /// What a program must keep: glyph IDs, or glyph names for a Type 1 program.

@@ -60,14 +60,8 @@ pub struct Replaced {
     charset: Vec<u8>,
 }
 
-/// A Type 1 program's subset as CFF, and the /CharSet naming its glyphs.
-pub struct Cff {
-    program: Vec<u8>,
-    charset: Vec<u8>,
-}
-
-/// The subset of program `id` as CFF, when that is smaller.
-pub fn subset(doc: &Document, id: ObjectId, keep: &BTreeSet<Vec<u8>>) -> Option<Cff> {
+/// Adds the subset of program `id` as CFF when that is smaller; `None` when it is not.
+pub fn rewrite(doc: &mut Document, id: ObjectId, keep: &BTreeSet<Vec<u8>>) -> Option<Replaced> {
     let program = parse(doc, id)?;
     let cff = program.to_cff(keep).ok()?;
     if !readable(&cff) {
@@ -82,23 +76,13 @@ pub fn subset(doc: &Document, id: ObjectId, keep: &BTreeSet<Vec<u8>>) -> Option<
     if cff.len() >= before {
         return None;
     }
-    Some(Cff {
-        charset: charset(&cff),
-        program: cff,
-    })
-}
-
-/// Adds the subset of program `id` to the document, for its descriptors to be pointed at.
-pub fn add(doc: &mut Document, id: ObjectId, cff: Cff) -> Replaced {
-    let new = doc.add_object(Stream::new(
-        dictionary! { "Subtype" => "Type1C" },
-        cff.program,
-    ));
-    Replaced {
+    let charset = charset(&cff);
+    let new = doc.add_object(Stream::new(dictionary! { "Subtype" => "Type1C" }, cff));
+    Some(Replaced {
         old: id,
         new,
-        charset: cff.charset,
-    }
+        charset,
+    })
 }
 
 /// Every descriptor holding `/FontFile` to a replaced program gets `/FontFile3` to its CFF

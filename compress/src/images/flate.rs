@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use lopdf::{Dictionary, dictionary};
 
 /// Rows at least this large in all are filtered in bands on all cores: the predictor choice
-/// tries five filters on every byte, a third of the time spent on a 9000×9000 scan.
+/// tries five filters on every byte, a sixth of the time spent on a 9000×9000 scan.
 const PARALLEL_BYTES: usize = 4 << 20;
 /// Bands of rows a large image is filtered in: a few per core.
 const BANDS: usize = 8;
@@ -238,8 +238,8 @@ mod tests {
         );
     }
 
-    /// A large image, filtered in bands on several threads and deflated band by band, comes
-    /// out as the bytes of one pass over it.
+    /// A large image, filtered in bands on several threads, comes out as the bytes of one
+    /// pass over it.
     #[test]
     fn bands_deflate_to_the_bytes_of_one_pass() {
         let (width, height) = (1500u32, 1000u32);

@@ -106,39 +106,22 @@ pub struct ImageReport {
 
 /// Re-encodes the images in parallel, one thread per core (an image-heavy file is mostly
 /// decoding, resampling and encoding pixels), then swaps the smaller streams in.
-#[cfg(test)]
 pub fn recompress_images(
     doc: &mut Document,
     sizes: &DisplayedSizes,
     preset: Preset,
     max_pixels: u64,
 ) -> ImageReport {
-    let reencoded = reencode(doc, sizes, preset, max_pixels);
-    replace(doc, reencoded)
-}
-
-/// The images' new streams, worked out without changing the document (so that the fonts can
-/// be subset meanwhile), to be put in place by [`replace`].
-pub struct Reencoded {
-    tried: usize,
-    replacements: Vec<(ObjectId, Role, Stream)>,
-}
-
-pub fn reencode(
-    doc: &Document,
-    sizes: &DisplayedSizes,
-    preset: Preset,
-    max_pixels: u64,
-) -> Reencoded {
     let work = work_list(doc, sizes);
     let pairs = matte::pairs(doc, work.iter().map(|&(id, _, _)| id));
+    let shared: &Document = doc;
     let replacements: Vec<(ObjectId, Role, Stream)> =
         crate::parallel::map(&work, Resizer::new, |resizer, &(id, shown, role)| {
-            let Ok(Object::Stream(stream)) = doc.get_object(id) else {
+            let Ok(Object::Stream(stream)) = shared.get_object(id) else {
                 return None;
             };
             let job = reencode::Job {
-                doc,
+                doc: shared,
                 shown,
                 role,
                 preset,
@@ -147,20 +130,9 @@ pub fn reencode(
             job.run(stream, resizer)
                 .map(|replacement| (id, role, replacement))
         });
-    Reencoded {
-        tried: work.len(),
-        replacements: matte::same_sizes(&pairs, replacements, doc),
-    }
-}
-
-/// Puts the smaller streams [`reencode`] found in place of the images.
-pub fn replace(doc: &mut Document, reencoded: Reencoded) -> ImageReport {
-    let Reencoded {
-        tried,
-        replacements,
-    } = reencoded;
+    let replacements = matte::same_sizes(&pairs, replacements, doc);
     let mut report = ImageReport {
-        skipped: tried - replacements.len(),
+        skipped: work.len() - replacements.len(),
         ..ImageReport::default()
     };
     for (id, role, replacement) in replacements {

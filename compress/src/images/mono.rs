@@ -55,8 +55,9 @@ pub fn smallest(dict: &Dictionary, packed: &[u8], (width, height): (u32, u32)) -
             best = Some((content, filter, parms));
         }
     };
-    // CCITT first, the quickest: the deflates then stop once they cannot be chosen. The
-    // order of the offers (the first of equal sizes wins) stays predicted, plain, CCITT.
+    // CCITT first, as it is made in any case: the deflates then stop once they cannot be
+    // chosen. The offers stay in their order (the first of equal sizes wins): predicted,
+    // plain, CCITT.
     let ccitt = ccitt::encode(packed, (width, height));
     let ccitt_len = ccitt.as_ref().map_or(usize::MAX, Vec::len);
     let predicted =
