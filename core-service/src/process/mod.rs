@@ -131,7 +131,7 @@ pub fn failure_error(Failure { kind, message }: Failure) -> ApiError {
         Ok(FailureKind::InvalidFile) => ErrorCode::InvalidFile,
         Ok(FailureKind::TooManyPixels) => ErrorCode::TooManyPixels,
         Ok(FailureKind::Encrypted) => ErrorCode::EncryptedPdf,
-        Ok(FailureKind::OverLimit) => ErrorCode::UnprocessableFile,
+        Ok(FailureKind::OverLimit | FailureKind::CheckFailed) => ErrorCode::UnprocessableFile,
         Ok(FailureKind::BadOptions) => ErrorCode::InvalidArgument,
         Ok(FailureKind::WrongPassword) => ErrorCode::WrongPassword,
         Ok(FailureKind::Engine) | Err(_) => {

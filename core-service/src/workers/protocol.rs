@@ -217,6 +217,9 @@ pub enum FailureKind {
     BadOptions = 5,
     /// The password given does not open the PDF.
     WrongPassword = 6,
+    /// The tool's own check of its result failed (a redaction it cannot verify, a file that
+    /// cannot be made to conform): nothing is handed back.
+    CheckFailed = 7,
 }
 
 #[derive(Clone, PartialEq, Message)]

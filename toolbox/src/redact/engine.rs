@@ -81,11 +81,15 @@ pub fn redact(input: &Path, redaction: &Redaction, output: &Path) -> Result<Reda
             metadata,
             attachments,
             destinations,
+            actions,
+            names,
         } = clean::clean(&mut doc, &plan.terms, replacement);
         result.bookmarks_cleaned = bookmarks;
         result.metadata_cleaned = metadata;
         result.attachments_removed = attachments;
         result.destinations_renamed = destinations;
+        result.actions_removed = actions;
+        result.names_cleaned = names;
     }
     drop_piece_info(&mut doc);
     io::save(&mut doc, output)?;

@@ -150,6 +150,11 @@ pub struct Redacted {
     pub attachments_removed: u32,
     /// Named destinations whose name held a term, renamed (with every link to them).
     pub destinations_renamed: u32,
+    /// Links, bookmarks and triggers that lost an action whose target held a term (a web
+    /// address, a file name, a script), and the document's scripts when one held a term.
+    pub actions_removed: u32,
+    /// Form fields' tooltips and names, and embedded fonts' names, that held a term.
+    pub names_cleaned: u32,
     /// Pages (1-based, ascending) whose content inside an area the engine could not remove
     /// safely: the caller rasterizes them.
     pub unsafe_pages: Vec<u32>,

@@ -148,7 +148,7 @@ fn finish(
 ) -> Result<Outcome, Failure> {
     if let Some((page, why)) = checked.failing.iter().next() {
         return Err(Failure::new(
-            FailureKind::InvalidFile,
+            FailureKind::CheckFailed,
             format!(
                 "page {page} could not be redacted safely even as a picture ({}): the file is \
                  not handed back",
@@ -158,7 +158,7 @@ fn finish(
     }
     if request.clean_document && !checked.document_leaks.is_empty() {
         return Err(Failure::new(
-            FailureKind::InvalidFile,
+            FailureKind::CheckFailed,
             format!(
                 "a removed term could not be cleaned from the document: {}",
                 checked.document_leaks.join("; ")

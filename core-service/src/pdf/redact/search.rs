@@ -65,7 +65,7 @@ impl Search {
     ) -> Result<Search, Failure> {
         let mut matchers = Vec::new();
         for term in terms.iter().map(|t| t.trim()).filter(|t| !t.is_empty()) {
-            let words: Vec<String> = term.split_whitespace().map(regex::escape).collect();
+            let words: Vec<String> = term.split_whitespace().map(broken_word).collect();
             matchers.push((term.to_owned(), compile(&words.join(r"\s*"), term)?));
         }
         for pattern in patterns.iter().filter(|p| !p.trim().is_empty()) {
@@ -78,6 +78,31 @@ impl Search {
         self.matchers.is_empty() && self.presets.is_empty()
     }
 }
+
+/// A word as a pattern that also finds it hyphenated at the end of a line ("exten-" then
+/// "sions"): a reader, and poppler's text, read the word whole. Without a hyphen, a line break
+/// ends the word ("internal" then "Structures" is no "internals").
+fn broken_word(word: &str) -> String {
+    let mut pattern = String::new();
+    let mut previous: Option<char> = None;
+    for c in word.chars() {
+        match previous {
+            // The word's own hyphen may end a line.
+            Some('-' | '\u{2010}') => pattern.push_str(LINE_BREAK),
+            Some(_) if c.is_alphanumeric() => pattern.push_str(LINE_END_HYPHEN),
+            _ => {}
+        }
+        pattern.push_str(&regex::escape(c.encode_utf8(&mut [0; 4])));
+        previous = Some(c);
+    }
+    pattern
+}
+
+/// A hyphen (ASCII or Unicode's) and the line break after it, where PDFium did not take the
+/// hyphen for a line-end one (U+0002, left out of the page's text: the word is whole there).
+const LINE_END_HYPHEN: &str = r"(?:[-\u{2010}]\s*[\r\n]\s*)?";
+/// A line break alone.
+const LINE_BREAK: &str = r"(?:\s*[\r\n]\s*)?";
 
 fn compile(pattern: &str, shown: &str) -> Result<Regex, Failure> {
     RegexBuilder::new(pattern)
@@ -123,7 +148,7 @@ impl PageText {
             chars: Vec::new(),
         };
         for ch in text.chars().iter() {
-            let Some(c) = ch.unicode_char().filter(|c| !ignorable(*c)) else {
+            let Some(c) = ch.unicode_char() else {
                 continue;
             };
             let generated = ch.is_generated().unwrap_or(false);
@@ -137,6 +162,17 @@ impl PageText {
                     y1: f64::from(r.top().value),
                 })
                 .filter(|r| r.x1 > r.x0 || r.y1 > r.y0);
+            if ignorable(c) {
+                // Not read, but drawn (a line-end hyphen): its box joins the character
+                // before it, so a hit's box covers it too.
+                if let (Some(rect), Some((_, Some(previous)))) = (rect, out.chars.last_mut()) {
+                    previous.x0 = previous.x0.min(rect.x0);
+                    previous.y0 = previous.y0.min(rect.y0);
+                    previous.x1 = previous.x1.max(rect.x1);
+                    previous.y1 = previous.y1.max(rect.y1);
+                }
+                continue;
+            }
             out.chars.push((out.text.len(), rect));
             out.text.push(c);
         }
@@ -174,13 +210,15 @@ impl PageText {
     }
 }
 
-/// Characters that break a word in PDFium's text without being read: a soft hyphen (which
-/// PDFium reports as U+FFFE inside a line), zero-width spaces and joiners, the byte order mark.
-/// `archi\u{FFFE}tecture` is the word `architecture` to a reader and to pdftotext.
+/// Characters that break a word in PDFium's text without being read: a hyphen that ends a
+/// line inside a word (PDFium's character is U+0002; its whole-page text shows U+FFFE), a soft
+/// hyphen, zero-width spaces and joiners, the byte order mark. `archi\u{2}tecture` is the word
+/// `architecture` to a reader and to pdftotext.
 pub fn ignorable(c: char) -> bool {
     matches!(
         c,
-        '\u{AD}'
+        '\u{2}'
+            | '\u{AD}'
             | '\u{FFFE}'
             | '\u{FFFF}'
             | '\u{200B}'
@@ -276,6 +314,18 @@ mod tests {
         assert_eq!(
             found("JANE DOE met jane\r\ndoe and janedoe.", &s),
             ["JANE DOE", "jane\r\ndoe", "janedoe"]
+        );
+    }
+
+    #[test]
+    fn a_word_hyphenated_at_a_line_end_is_found_whole() {
+        let s = search(&["extensions", "R-devel"], &[], vec![]);
+        assert_eq!(
+            found(
+                "are exten-\r\nsions and exten- sions, R-devel, R-\r\ndevel",
+                &s
+            ),
+            ["exten-\r\nsions", "R-devel", "R-\r\ndevel"]
         );
     }
 

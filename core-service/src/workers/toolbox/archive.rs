@@ -27,7 +27,7 @@ pub fn run(work: &Work, PdfaOptions { level }: PdfaOptions) -> Result<Done, Fail
     if !verdict.passed {
         let _ = std::fs::remove_file(&path);
         return Err(Failure::new(
-            FailureKind::InvalidFile,
+            FailureKind::CheckFailed,
             format!(
                 "this PDF could not be made to conform to {name}: {}",
                 verdict.findings.join("; ")

@@ -186,6 +186,8 @@ fn notes(
         metadata_cleaned,
         attachments_removed,
         destinations_renamed,
+        actions_removed,
+        names_cleaned,
         unsafe_pages: _,
         unsafe_reasons: _,
         glyph_boxes: _,
@@ -205,6 +207,8 @@ fn notes(
         ("metadata entries cleaned", u64::from(*metadata_cleaned)),
         ("attachments removed", u64::from(*attachments_removed)),
         ("destinations renamed", u64::from(*destinations_renamed)),
+        ("actions removed", u64::from(*actions_removed)),
+        ("field and font names cleaned", u64::from(*names_cleaned)),
     ] {
         if count > 0 {
             notes.push(note(key, count));

@@ -1,10 +1,15 @@
 //! The document outside the pages, cleaned of the redacted terms: bookmark titles, the
-//! document information and XMP packets, embedded files, named destinations, the XFA form.
+//! document information and XMP packets, embedded files, named destinations, the XFA form,
+//! actions (links' addresses, launched files, scripts), form fields' tooltips and names, and
+//! embedded fonts' names.
 //! Terms match without regard to case.
 
+mod actions;
 mod attachments;
 mod bookmarks;
 mod destinations;
+mod fields;
+mod fonts;
 mod metadata;
 mod xfa;
 
@@ -18,6 +23,10 @@ pub struct Cleaned {
     pub metadata: u32,
     pub attachments: u32,
     pub destinations: u32,
+    /// Uses of an action whose target held a term, removed.
+    pub actions: u32,
+    /// Form fields' tooltips and names, and embedded fonts' names, that held a term.
+    pub names: u32,
 }
 
 /// The terms, lowercased, empty ones left out.
@@ -158,11 +167,21 @@ pub fn clean(doc: &mut Document, terms: &Terms, replacement: &str) -> Cleaned {
     if terms.is_empty() {
         return Cleaned::default();
     }
+    let attachments = attachments::remove(doc, terms);
+    let bookmarks = bookmarks::retitle(doc, terms, replacement);
+    let metadata = metadata::remove(doc, terms) + xfa::remove(doc, terms);
+    let destinations = destinations::rename(doc, terms);
+    // After the renaming, so that a link to a renamed destination no longer holds the term
+    // and keeps working.
+    let actions = actions::remove(doc, terms);
+    let names = fields::clean(doc, terms, replacement) + fonts::rename(doc, terms);
     Cleaned {
-        attachments: attachments::remove(doc, terms),
-        bookmarks: bookmarks::retitle(doc, terms, replacement),
-        metadata: metadata::remove(doc, terms) + xfa::remove(doc, terms),
-        destinations: destinations::rename(doc, terms),
+        attachments,
+        bookmarks,
+        metadata,
+        destinations,
+        actions,
+        names,
     }
 }
 
