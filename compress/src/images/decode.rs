@@ -98,8 +98,7 @@ pub fn decode(stream: &Stream, filters: &[Vec<u8>], declared: &Declared) -> Opti
         samples.truncate(expected);
         return Some(Decoded::Samples(samples));
     };
-    // A codec's input is compressed: it cannot legitimately be larger than the raw image.
-    let input = general(stream, leading.len(), expected + 64 * 1024, 0)?;
+    let input = codec_input(stream, leading.len(), expected)?;
     let (pixels, own_icc) = if codec == b"DCTDecode" {
         let pixels = jpeg::decode(
             &input,
@@ -112,6 +111,26 @@ pub fn decode(stream: &Stream, filters: &[Vec<u8>], declared: &Declared) -> Opti
         jpx::decode(&input, (declared.width, declared.height))?
     };
     Some(Decoded::Pixels(pixels, own_icc))
+}
+
+/// What the codec at the end of the chain reads: the content after the `leading` general
+/// filters before it. `None` past the bound: a codec's input is compressed, so it cannot
+/// legitimately be larger than the raw image of `expected` bytes.
+pub fn codec_input(stream: &Stream, leading: usize, expected: usize) -> Option<Vec<u8>> {
+    general(stream, leading, expected + 64 * 1024, 0)
+}
+
+/// The JPEG a stream holds, under any general filters (`[/FlateDecode /DCTDecode]`, an
+/// ASCII85 layer): `None` for any other chain.
+pub fn jpeg_input(stream: &Stream, filters: &[Vec<u8>], declared: &Declared) -> Option<Vec<u8>> {
+    let (last, leading) = filters.split_last()?;
+    let general_only = leading
+        .iter()
+        .all(|f| f != b"DCTDecode" && f != b"JPXDecode" && !is_kept_filter(f));
+    if last != b"DCTDecode" || !general_only {
+        return None;
+    }
+    codec_input(stream, leading.len(), declared.sample_bytes()?)
 }
 
 /// The content after its first `count` filters, each bounded by `limit` bytes: lopdf decodes

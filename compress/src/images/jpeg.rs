@@ -121,26 +121,35 @@ pub fn fidelity(jpeg: &[u8], pixels: &Pixels) -> Option<f64> {
 
 /// Whether the JPEG carries Adobe's APP14 marker before its first scan.
 fn has_adobe_marker(data: &[u8]) -> bool {
+    segments(data).any(|(marker, payload)| marker == 0xEE && payload.starts_with(b"Adobe"))
+}
+
+/// The marker segments before the first scan, each as its marker and its payload (after the
+/// length); the walk stops at the scan, at the end of the image, or at a malformed segment.
+pub fn segments(data: &[u8]) -> impl Iterator<Item = (u8, &[u8])> {
     let mut at = 2;
-    while let (Some(&0xFF), Some(&marker)) = (data.get(at), data.get(at + 1)) {
-        // Fill bytes may pad between segments.
-        if marker == 0xFF {
-            at += 1;
-            continue;
+    std::iter::from_fn(move || {
+        loop {
+            let (Some(&0xFF), Some(&marker)) = (data.get(at), data.get(at + 1)) else {
+                return None;
+            };
+            // Fill bytes may pad between segments.
+            if marker == 0xFF {
+                at += 1;
+                continue;
+            }
+            if marker == 0xDA || marker == 0xD9 {
+                return None;
+            }
+            let (Some(&high), Some(&low)) = (data.get(at + 2), data.get(at + 3)) else {
+                return None;
+            };
+            let length = usize::from(u16::from_be_bytes([high, low]));
+            let payload = data.get(at + 4..at + 2 + length.max(2))?;
+            at += 2 + length;
+            return Some((marker, payload));
         }
-        if marker == 0xDA || marker == 0xD9 {
-            return false;
-        }
-        let (Some(&high), Some(&low)) = (data.get(at + 2), data.get(at + 3)) else {
-            return false;
-        };
-        let length = usize::from(u16::from_be_bytes([high, low]));
-        if marker == 0xEE && data.get(at + 4..at + 9) == Some(b"Adobe".as_slice()) {
-            return true;
-        }
-        at += 2 + length;
-    }
-    false
+    })
 }
 
 /// libjpeg's reducing scales, smallest first, as reduced fractions: TurboJPEG takes only

@@ -19,6 +19,7 @@ mod cmyk;
 pub(crate) mod decode;
 mod flate;
 pub(crate) mod jpeg;
+mod jpeg_kept;
 mod jpx;
 mod matte;
 mod mono;

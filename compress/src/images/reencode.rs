@@ -7,7 +7,7 @@ use lopdf::{Document, Object, Stream};
 use super::decode::{self, Declared, Decoded};
 use super::jpeg::Pixels;
 use super::space::{self, Space};
-use super::{Preset, autofilter, cmyk, flate, mono, resize, samples, target_size};
+use super::{Preset, autofilter, cmyk, flate, jpeg_kept, mono, resize, samples, target_size};
 
 /// How an image stream is used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +101,25 @@ impl Job<'_> {
             bpc,
             at_least: target,
         };
+        // A JPEG shown at its own size that its quality and chroma leave nothing to gain on.
+        if self.role == Role::Image
+            && target == (width, height)
+            && matches!(components, 1 | 3)
+            && let Some(data) = decode::jpeg_input(stream, &filters, &declared)
+            && let Some(kept) = jpeg_kept::lossless_only(stream, &data, self.preset)
+        {
+            tracing::debug!(
+                width,
+                height,
+                chosen = if kept.is_some() {
+                    "jpeg-optimized"
+                } else {
+                    "kept"
+                },
+                "image encodings"
+            );
+            return kept;
+        }
         let decoded = decode::decode(stream, &filters, &declared)?;
         // 8-bit device samples kept at their size, with nothing to apply: the pixels below are
         // the samples themselves, so their Flate there is the exact re-encode, and a palette
