@@ -82,6 +82,19 @@ fn filter(rows: &[u8], above: &[u8], row_len: usize, bpp: usize, out: &mut [u8])
         .chunks_exact(row_len)
         .zip(out.chunks_exact_mut(row_len + 1))
     {
+        // The rows of blank paper: a row of zeros is its own None residue, and a row equal to
+        // the one above is all zeros after Up; no filter can beat a cost of 0, and the loop
+        // below would pick the same one (the first of equal costs).
+        if row.iter().all(|&b| b == 0) || row == previous {
+            let kind = if row.iter().all(|&b| b == 0) { 0 } else { 2 };
+            out[0] = kind;
+            match kind {
+                0 => out[1..].copy_from_slice(row),
+                _ => out[1..].fill(0),
+            }
+            previous = row;
+            continue;
+        }
         let mut best_kind = 0u8;
         let mut best_cost = u64::MAX;
         for kind in 0..5u8 {

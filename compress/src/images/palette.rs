@@ -140,10 +140,18 @@ fn pack<const N: usize>(
     let bits = u32::from(bpc);
     let packed_row = (width as usize * usize::from(bpc)).div_ceil(8);
     let mut last: Option<(u32, u8)> = None;
+    // The row above and what it packed to: a row like it (blank paper) packs the same.
+    let mut above: Option<&[u8]> = None;
+    let mut above_packed = vec![0u8; packed_row];
     for (row, out) in pixels
         .chunks_exact((width as usize * N).max(1))
         .zip(out.chunks_exact_mut(packed_row.max(1)))
     {
+        if above == Some(row) {
+            out.copy_from_slice(&above_packed);
+            continue;
+        }
+        above = Some(row);
         // The byte and bit the next index goes to, counted rather than divided out.
         let (mut at, mut shift) = (0, 8 - bits);
         for pixel in row.chunks_exact(N) {
@@ -163,6 +171,7 @@ fn pack<const N: usize>(
                 shift -= bits;
             }
         }
+        above_packed.copy_from_slice(out);
     }
     Some(())
 }
