@@ -16,6 +16,21 @@ pub fn names_dict(doc: &Document) -> Option<&Dictionary> {
     doc.dereference(names).ok()?.1.as_dict().ok()
 }
 
+/// The catalog's /Names dictionary, to change: an object of its own or held in the catalog.
+pub fn names_dict_mut(doc: &mut Document) -> Option<&mut Dictionary> {
+    let reference = doc.catalog().ok()?.get(b"Names").ok()?.as_reference().ok();
+    match reference {
+        Some(id) => doc.get_dictionary_mut(id).ok(),
+        None => doc
+            .catalog_mut()
+            .ok()?
+            .get_mut(b"Names")
+            .ok()?
+            .as_dict_mut()
+            .ok(),
+    }
+}
+
 /// The entries of the /Names /Dests tree, in tree order. A node seen twice (a cycle) and keys
 /// that are not strings are skipped.
 pub fn tree_entries(doc: &Document) -> Vec<(Vec<u8>, Object)> {

@@ -215,24 +215,7 @@ fn describe(
 
 /// The document-level scripts: the /Names /JavaScript tree goes whole.
 fn document_scripts(doc: &mut Document, kinds: &BTreeMap<ObjectId, String>, removed: &mut Removed) {
-    let names = doc
-        .catalog()
-        .ok()
-        .and_then(|catalog| catalog.get(b"Names").ok())
-        .cloned();
-    let tree = match &names {
-        Some(Object::Reference(id)) => doc
-            .get_dictionary_mut(*id)
-            .ok()
-            .and_then(|names| names.remove(b"JavaScript")),
-        Some(Object::Dictionary(_)) => doc
-            .catalog_mut()
-            .ok()
-            .and_then(|catalog| catalog.get_mut(b"Names").ok())
-            .and_then(|names| names.as_dict_mut().ok())
-            .and_then(|names| names.remove(b"JavaScript")),
-        _ => None,
-    };
+    let tree = crate::names::names_dict_mut(doc).and_then(|names| names.remove(b"JavaScript"));
     let Some(tree) = tree else {
         return;
     };

@@ -226,20 +226,8 @@ fn scripts(doc: &mut Document, terms: &Terms) -> u32 {
     if !hit {
         return 0;
     }
-    let names = doc
-        .catalog()
-        .ok()
-        .and_then(|c| c.get(b"Names").ok())
-        .cloned();
-    let dict = match names {
-        Some(Object::Reference(id)) => doc.get_dictionary_mut(id).ok(),
-        _ => doc
-            .catalog_mut()
-            .ok()
-            .and_then(|c| c.get_mut(b"Names").ok())
-            .and_then(|n| n.as_dict_mut().ok()),
-    };
-    dict.map_or(0, |dict| u32::from(dict.remove(b"JavaScript").is_some()))
+    crate::names::names_dict_mut(doc)
+        .map_or(0, |names| u32::from(names.remove(b"JavaScript").is_some()))
 }
 
 #[cfg(test)]

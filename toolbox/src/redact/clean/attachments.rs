@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use lopdf::{Dictionary, Document, Object, ObjectId};
+use lopdf::{Document, Object, ObjectId};
 
 use super::Terms;
 use crate::redact::annots;
@@ -40,7 +40,7 @@ pub fn remove(doc: &mut Document, terms: &Terms) -> u32 {
 
 /// The name tree's entries that hold a term are dropped; the tree is written back flat.
 fn tree(doc: &mut Document, terms: &Terms, cut: &mut HashSet<ObjectId>) -> u32 {
-    let Some(root) = names_dict(doc)
+    let Some(root) = crate::names::names_dict(doc)
         .and_then(|names| names.get(b"EmbeddedFiles").ok())
         .cloned()
     else {
@@ -64,33 +64,10 @@ fn tree(doc: &mut Document, terms: &Terms, cut: &mut HashSet<ObjectId>) -> u32 {
         return 0;
     }
     let flat = Object::Dictionary(lopdf::dictionary! { "Names" => kept });
-    let names_ref = doc
-        .catalog()
-        .ok()
-        .and_then(|c| c.get(b"Names").ok())
-        .and_then(|n| n.as_reference().ok());
-    match names_ref {
-        Some(id) => {
-            if let Ok(names) = doc.get_dictionary_mut(id) {
-                names.set("EmbeddedFiles", flat);
-            }
-        }
-        None => {
-            if let Ok(Object::Dictionary(names)) = doc
-                .catalog_mut()
-                .map(|c| c.get_mut(b"Names"))
-                .and_then(|n| n)
-            {
-                names.set("EmbeddedFiles", flat);
-            }
-        }
+    if let Some(names) = crate::names::names_dict_mut(doc) {
+        names.set("EmbeddedFiles", flat);
     }
     removed
-}
-
-fn names_dict(doc: &Document) -> Option<&Dictionary> {
-    let names = doc.catalog().ok()?.get(b"Names").ok()?;
-    doc.dereference(names).ok()?.1.as_dict().ok()
 }
 
 fn collect(

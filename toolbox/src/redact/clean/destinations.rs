@@ -98,20 +98,7 @@ fn fresh_names(used: &BTreeSet<Vec<u8>>, terms: &Terms) -> BTreeMap<Vec<u8>, Vec
 
 /// Points the catalog's /Names /Dests at the new tree `root`.
 fn set_tree(doc: &mut Document, root: ObjectId) {
-    let names = doc
-        .catalog()
-        .ok()
-        .and_then(|c| c.get(b"Names").ok())
-        .cloned();
-    let dict = match names {
-        Some(Object::Reference(id)) => doc.get_dictionary_mut(id).ok(),
-        _ => doc
-            .catalog_mut()
-            .ok()
-            .and_then(|c| c.get_mut(b"Names").ok())
-            .and_then(|n| n.as_dict_mut().ok()),
-    };
-    if let Some(dict) = dict {
+    if let Some(dict) = names::names_dict_mut(doc) {
         dict.set("Dests", root);
     }
 }
