@@ -82,10 +82,7 @@ pub fn decode(stream: &Stream, filters: &[Vec<u8>], declared: &Declared) -> Opti
         }
         _ => (None, filters),
     };
-    if leading
-        .iter()
-        .any(|f| f == b"DCTDecode" || f == b"JPXDecode" || is_kept_filter(f))
-    {
+    if !only_general(leading) {
         return None;
     }
     let Some(codec) = last else {
@@ -124,13 +121,18 @@ pub fn codec_input(stream: &Stream, leading: usize, expected: usize) -> Option<V
 /// ASCII85 layer): `None` for any other chain.
 pub fn jpeg_input(stream: &Stream, filters: &[Vec<u8>], declared: &Declared) -> Option<Vec<u8>> {
     let (last, leading) = filters.split_last()?;
-    let general_only = leading
-        .iter()
-        .all(|f| f != b"DCTDecode" && f != b"JPXDecode" && !is_kept_filter(f));
-    if last != b"DCTDecode" || !general_only {
+    if last != b"DCTDecode" || !only_general(leading) {
         return None;
     }
     codec_input(stream, leading.len(), declared.sample_bytes()?)
+}
+
+/// Whether `filters` are all general ones (no image codec, nothing kept as it is), which
+/// lopdf can undo in front of a codec.
+fn only_general(filters: &[Vec<u8>]) -> bool {
+    filters
+        .iter()
+        .all(|f| f != b"DCTDecode" && f != b"JPXDecode" && !is_kept_filter(f))
 }
 
 /// The content after its first `count` filters, each bounded by `limit` bytes: lopdf decodes

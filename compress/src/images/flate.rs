@@ -85,13 +85,11 @@ fn filter(rows: &[u8], above: &[u8], row_len: usize, bpp: usize, out: &mut [u8])
         // The rows of blank paper: a row of zeros is its own None residue, and a row equal to
         // the one above is all zeros after Up; no filter can beat a cost of 0, and the loop
         // below would pick the same one (the first of equal costs).
-        if row.iter().all(|&b| b == 0) || row == previous {
-            let kind = if row.iter().all(|&b| b == 0) { 0 } else { 2 };
-            out[0] = kind;
-            match kind {
-                0 => out[1..].copy_from_slice(row),
-                _ => out[1..].fill(0),
-            }
+        let blank = row.iter().all(|&b| b == 0);
+        if blank || row == previous {
+            // None (0) for a row of zeros, else Up (2): zeros either way.
+            out[0] = if blank { 0 } else { 2 };
+            out[1..].fill(0);
             previous = row;
             continue;
         }
