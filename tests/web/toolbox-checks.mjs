@@ -10,7 +10,7 @@ import { formPdf, pagesPdf } from "./pdf-fixtures.mjs";
 import { recordSends, sentParts } from "./watch.mjs";
 
 // Engine runs (LibreOffice, Chromium, the signer) get longer than playwright's 30 s.
-const RUN = { timeout: 180_000 };
+export const RUN = { timeout: 180_000 };
 
 export function writeFixtures(fixtures) {
   fs.writeFileSync(path.join(fixtures, "three-pages.pdf"), pagesPdf(3));
@@ -22,8 +22,9 @@ export function writeFixtures(fixtures) {
 }
 
 
-// The run's answer in the page: a result, or the error it shows (which fails the check).
-async function ran(page) {
+// The run's answer in the page: a result, or the error it shows (which fails the check with
+// its words, rather than a wait for a result that never comes).
+export async function ran(page) {
   await page.waitForSelector("#tool-stats, #tool-report, #error:not([hidden])", RUN);
   assert.equal(await page.isVisible("#error"), false, await page.textContent("#error"));
 }
@@ -111,7 +112,7 @@ export async function removeBlankPreview(t) {
 }
 
 export async function signPage(t) {
-  const { page, base, fixtures, shot, step } = t;
+  const { page, base, fixtures, shot } = t;
   // Tall enough for the page drawn and the pad below it: the mouse works in the viewport.
   const viewport = page.viewportSize();
   await page.setViewportSize({ width: viewport.width, height: 1600 });
@@ -179,10 +180,9 @@ export async function signPage(t) {
   // The fields (the typed name's left out: its section is off), then the PDF and the drawing.
   assert.deepEqual(await sentParts(page), [["page", "2"], ["x", String(Math.round((x + 0.01) * 1000) / 1000)], ["y", String(y)],
     ["width", String(width)], ["appearance", "image"], ["file", "file:three-pages.pdf"], ["file", "file:signature.png"]]);
-  if (response.ok()) {
-    await page.waitForSelector("#tool-stats");
-    assert.match(await page.textContent("#tool-stats"), /^3 page/);
-  } else step(`sign: the run answered ${response.status()} (engine not wired yet?): ${await response.text()}`);
+  assert.ok(response.ok(), `sign answered ${response.status()}: ${await response.text()}`);
+  await ran(page);
+  assert.match(await page.textContent("#tool-stats"), /^3 page/);
   await page.setViewportSize(viewport);
   t.errors.take({ refusals: true });
 }

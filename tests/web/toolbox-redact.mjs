@@ -3,14 +3,7 @@
 // Called by web.test.mjs with a logged-in page.
 import assert from "node:assert/strict";
 import path from "node:path";
-
-// Redaction checks its output with PDFium and may fall back to Tesseract: longer than 30 s.
-const RUN = { timeout: 180_000 };
-
-async function ran(page) {
-  await page.waitForSelector("#tool-stats, #error:not([hidden])", RUN);
-  assert.equal(await page.isVisible("#error"), false, await page.textContent("#error"));
-}
+import { ran } from "./toolbox-checks.mjs";
 
 export async function redactPage(t) {
   const { page, base, fixtures, shot } = t;

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { organizeThumbnails, removeBlankPreview, signPage, walkTools, writeFixtures } from "./toolbox-checks.mjs";
+import { organizeThumbnails, ran, removeBlankPreview, signPage, walkTools, writeFixtures } from "./toolbox-checks.mjs";
 import { conversionForms, fillFormPage } from "./toolbox-forms.mjs";
 import { pdfaPage, redactPage } from "./toolbox-redact.mjs";
 import { watch } from "./watch.mjs";
@@ -194,7 +194,7 @@ try {
   await page.click("#file-order li:first-child button[aria-label='Move down']");
   assert.match(await page.textContent("#file-order li:first-child"), /photos\.pdf/);
   await page.click("#tool button[type=submit]");
-  await page.waitForSelector("#tool-stats");
+  await ran(page);
   assert.match(await page.textContent("#tool-stats"), /^4 page/);
   assert.equal(await page.getAttribute("#result a.button", "download"), "photos-merged.pdf");
   await page.click("#keep-button");
@@ -209,14 +209,14 @@ try {
   await page.setInputFiles("#file", path.join(fixtures, "letter.pdf"));
   await page.fill("#ranges", "1,2");
   await page.click("#tool button[type=submit]");
-  await page.waitForSelector("#tool-stats");
+  await ran(page);
   assert.match(await page.textContent("#tool-stats"), /^2 files, 2 page/);
   await shot(page, "12c-tool-split");
   await page.goto(`${base}/tools/organize`);
   await page.setInputFiles("#file", path.join(fixtures, "letter.pdf"));
   await page.fill("#order", "2,1,blank");
   await page.click("#tool button[type=submit]");
-  await page.waitForSelector("#tool-stats");
+  await ran(page);
   assert.match(await page.textContent("#tool-stats"), /^3 page/);
   await page.goto(`${base}/tools/rotate`);
   await page.setInputFiles("#file", path.join(fixtures, "letter.pdf"));
@@ -344,6 +344,13 @@ try {
   assert.match(headers.get("content-security-policy"), /frame-ancestors 'none'/);
   assert.equal(headers.get("x-content-type-options"), "nosniff");
   console.log("web: all passed");
+} catch (error) {
+  // What each page showed when the check failed, for whoever reads the failure.
+  let n = 0;
+  for (const context of browser.contexts()) {
+    for (const page of context.pages()) await shot(page, `failure-${++n}`).catch(() => {});
+  }
+  throw error;
 } finally {
   await browser.close();
 }

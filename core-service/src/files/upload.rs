@@ -89,15 +89,8 @@ where
         expires_at: Set(expires_at),
         downloads: Set(0),
         ..Default::default()
-    }
-    .insert(&core.db)
-    .await?;
-    let mut guard = UploadGuard {
-        core: core.clone(),
-        row: row.clone(),
-        writer: None,
-        armed: true,
     };
+    let mut guard = insert_pending(core, row).await?;
     // Errors clean up before the answer goes out; a dropped future relies on the guard's drop.
     let budget = Budget { headroom, quota };
     match store(core, caller, &meta, &mut guard, chunks, budget).await {
@@ -109,6 +102,29 @@ where
             guard.undo().await;
             Err(err)
         }
+    }
+}
+
+/// Inserts the pending row in a task of its own, which hands its guard back. A request dropped
+/// while the insert was in flight (an edge that cut the stream, a client gone) once left the
+/// row behind with no guard to remove it until the sweeper's upload timeout: the insert runs on
+/// whatever the future does, and here the guard it makes is dropped, armed, when nobody waits.
+async fn insert_pending(core: &Core, row: file::ActiveModel) -> ApiResult<UploadGuard> {
+    let (sender, receiver) = tokio::sync::oneshot::channel();
+    let core = core.clone();
+    tokio::spawn(async move {
+        let guard = row.insert(&core.db).await.map(|row| UploadGuard {
+            core,
+            row,
+            writer: None,
+            armed: true,
+        });
+        // Refused when the request is gone: the guard comes back and cleans up as it drops.
+        drop(sender.send(guard));
+    });
+    match receiver.await {
+        Ok(guard) => Ok(guard?),
+        Err(gone) => Err(ApiError::internal("creating the upload's record", gone)),
     }
 }
 
