@@ -4,6 +4,11 @@
 // Each benchmark uses part of this module.
 #![allow(dead_code)]
 
+mod form;
+
+#[allow(unused_imports)]
+pub use form::post_form;
+
 use std::{
     net::TcpListener,
     path::Path,

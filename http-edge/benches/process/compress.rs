@@ -5,9 +5,9 @@ use std::{path::Path, process::Command};
 use crate::{
     best,
     common::Server,
-    curl_form, ghostscript,
+    ghostscript,
     pdf_fixtures::{A4, photo_jpeg, photo_pdf},
-    psnr, render_pages, run,
+    post_form, psnr, render_pages, run,
 };
 
 pub fn compression(server: &Server, dir: &Path) -> anyhow::Result<()> {
@@ -26,7 +26,7 @@ pub fn compression(server: &Server, dir: &Path) -> anyhow::Result<()> {
     for preset in ["screen", "ebook", "printer"] {
         let ours_pdf = dir.join(format!("quire-{preset}.pdf"));
         let (ours, _) = best(|| {
-            curl_form(
+            post_form(
                 server,
                 "/api/v1/process/compress-pdf",
                 &input,

@@ -20,9 +20,8 @@ use std::{
 use crate::{
     common::Server,
     corpus_summary::{fmt_db, median, min, opt, ratio, summary},
-    curl_form,
     pdf_fixtures::{A4, photo_jpeg, photo_pdf},
-    run,
+    post_form, run,
 };
 
 /// Pages rendered per file for the PSNR: enough to see each kind of page of a manual, few enough
@@ -43,7 +42,17 @@ pub struct Outcome {
     pub seconds: f64,
     /// Per-page PSNR against the input; empty when the pages could not be compared.
     pub psnr: Vec<f64>,
+    /// Form fields in the output and in the input (qpdf's count of terminal fields): gs's
+    /// pdfwrite drops a form whole, which its pages do not show.
+    pub fields: Option<(usize, usize)>,
     pub error: Option<String>,
+}
+
+impl Outcome {
+    /// Whether the output lost form fields the input had.
+    pub fn dropped_fields(&self) -> bool {
+        self.fields.is_some_and(|(output, input)| output < input)
+    }
 }
 
 pub fn corpus(server: &Server, dir: &Path) -> anyhow::Result<()> {
@@ -62,7 +71,10 @@ pub fn corpus(server: &Server, dir: &Path) -> anyhow::Result<()> {
     // QUIRE_BENCH_CORPUS_SAMPLE=n keeps every n-th file, for a quicker look.
     let sample: usize = std::env::var("QUIRE_BENCH_CORPUS_SAMPLE").map_or(Ok(1), |s| s.parse())?;
     files = files.into_iter().step_by(sample.max(1)).collect();
-    files.extend(synthetic_photos(dir)?);
+    // Kept in target/ after the run, for a closer look with the compressor's `squeeze` example.
+    let photos = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-photos");
+    std::fs::create_dir_all(&photos)?;
+    files.extend(synthetic_photos(&photos)?);
     let presets =
         std::env::var("QUIRE_BENCH_PRESETS").unwrap_or_else(|_| "screen,ebook,printer".to_owned());
     println!(
@@ -82,19 +94,19 @@ pub fn corpus(server: &Server, dir: &Path) -> anyhow::Result<()> {
         .collect();
     let mut csv = String::from(
         "preset,file,producer,input_bytes,quire_bytes,gs_bytes,quire_gs_ratio,quire_s,gs_s,\
-         quire_psnr_min,quire_psnr_median,gs_psnr_min,gs_psnr_median,error\n",
+         quire_psnr_min,quire_psnr_median,gs_psnr_min,gs_psnr_median,quire_fields,gs_fields,error\n",
     );
     for preset in presets.split(',') {
         let mut rows = Vec::new();
         for (file, input) in files.iter().zip(&inputs) {
             let quire_pdf = dir.join("corpus-quire.pdf");
             let quire = measure(file, &quire_pdf, input, dir, |out| {
-                curl_form(
+                post_form(
                     server,
                     "/api/v1/process/compress-pdf",
                     file,
                     &[&format!("quality={preset}")],
-                    Some(&out.to_path_buf()),
+                    Some(out),
                 )
                 .map(drop)
             });
@@ -120,7 +132,7 @@ pub fn corpus(server: &Server, dir: &Path) -> anyhow::Result<()> {
             let producer = producers.get(&name).cloned().unwrap_or_default();
             writeln!(
                 csv,
-                "{preset},{name},\"{}\",{},{},{},{},{:.3},{:.3},{},{},{},{},\"{}\"",
+                "{preset},{name},\"{}\",{},{},{},{},{:.3},{:.3},{},{},{},{},{},{},\"{}\"",
                 producer.replace('"', "'"),
                 std::fs::metadata(file)?.len(),
                 opt(quire.bytes),
@@ -132,6 +144,8 @@ pub fn corpus(server: &Server, dir: &Path) -> anyhow::Result<()> {
                 fmt_db(median(&quire.psnr)),
                 fmt_db(min(&gs.psnr)),
                 fmt_db(median(&gs.psnr)),
+                fields(&quire),
+                fields(&gs),
                 [&quire.error, &gs.error]
                     .iter()
                     .filter_map(|e| e.as_deref())
@@ -190,12 +204,32 @@ fn measure(
     } else {
         Vec::new()
     };
+    let fields = form_fields(out).zip(form_fields(input));
     Outcome {
         bytes,
         seconds,
         psnr,
+        fields,
         error: None,
     }
+}
+
+/// "kept/had" form fields, for the table.
+fn fields(outcome: &Outcome) -> String {
+    outcome
+        .fields
+        .map_or(String::new(), |(kept, had)| format!("{kept}/{had}"))
+}
+
+/// The terminal form fields of a PDF, as qpdf lists them.
+fn form_fields(pdf: &Path) -> Option<usize> {
+    let out = Command::new("qpdf")
+        .args(["--json=2", "--json-key=acroform"])
+        .arg(pdf)
+        .output()
+        .ok()?;
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    Some(json["acroform"]["fields"].as_array().map_or(0, Vec::len))
 }
 
 /// Three generated photo PDFs (what a phone or a scanner app makes): many, one big, small ones.

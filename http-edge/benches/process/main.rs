@@ -17,11 +17,7 @@
 //! `cargo bench -p quire-edge --bench process`; QUIRE_BENCH_ONLY=ocr|scan|render|compress|corpus
 //! runs one part.
 
-use std::{
-    path::{Path, PathBuf},
-    process::Command,
-    time::Instant,
-};
+use std::{path::Path, process::Command, time::Instant};
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -33,7 +29,7 @@ mod ocr;
 mod pdf_fixtures;
 mod render;
 
-use common::Server;
+use common::{Server, post_form};
 
 /// Runs of each measurement; the best is kept (the machine's noise only ever adds time).
 const RUNS: usize = 3;
@@ -101,35 +97,6 @@ fn run(command: &mut Command) -> anyhow::Result<()> {
         String::from_utf8_lossy(&out.stderr)
     );
     Ok(())
-}
-
-/// POSTs `file` with `fields` as multipart; the body goes to `output` or is returned.
-fn curl_form(
-    server: &Server,
-    path: &str,
-    file: &Path,
-    fields: &[&str],
-    output: Option<&PathBuf>,
-) -> anyhow::Result<Vec<u8>> {
-    let mut curl = Command::new("curl");
-    curl.args(["-sS", "--fail-with-body", "-H"])
-        .arg(format!("Authorization: Bearer {}", server.key))
-        .arg("-F")
-        .arg(format!("file=@{}", file.display()));
-    for field in fields {
-        curl.arg("-F").arg(field);
-    }
-    if let Some(output) = output {
-        curl.arg("-o").arg(output);
-    }
-    let out = curl.arg(server.url(path)).output()?;
-    anyhow::ensure!(
-        out.status.success(),
-        "POST {path} failed: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Ok(out.stdout)
 }
 
 /// Every page rendered by pdftoppm at 100 dpi, as RGB bytes.

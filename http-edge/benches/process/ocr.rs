@@ -5,9 +5,8 @@ use std::{path::Path, process::Command};
 use crate::{
     best,
     common::Server,
-    curl_form,
     pdf_fixtures::{A4, scanned_pdf, text_pdf},
-    run,
+    post_form, run,
 };
 
 pub const FRENCH: &[&str] = &[
@@ -48,7 +47,7 @@ pub fn ocr_images(server: &Server, dir: &Path) -> anyhow::Result<()> {
         let png = prefix.with_extension("png");
         let truth = lines.join("\n");
         let (ours, text) = best(|| {
-            let body = curl_form(server, "/api/v1/process/ocr", &png, &["lang=fra+eng"], None)?;
+            let body = post_form(server, "/api/v1/process/ocr", &png, &["lang=fra+eng"], None)?;
             let json: serde_json::Value = serde_json::from_slice(&body)?;
             Ok(json["text"].as_str().unwrap_or_default().to_owned())
         })?;
@@ -83,7 +82,7 @@ pub fn ocr_scanned_pdf(server: &Server, dir: &Path) -> anyhow::Result<()> {
     }
     let scanned = dir.join("scanned.pdf");
     std::fs::write(&scanned, scanned_pdf(&pages, A4))?;
-    let (ours, body) = best(|| curl_form(server, "/api/v1/process/ocr", &scanned, &[], None))?;
+    let (ours, body) = best(|| post_form(server, "/api/v1/process/ocr", &scanned, &[], None))?;
     let json: serde_json::Value = serde_json::from_slice(&body)?;
     let ours_text = json["text"]
         .as_str()

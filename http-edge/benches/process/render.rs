@@ -5,10 +5,9 @@ use std::{path::Path, process::Command};
 use crate::{
     best,
     common::Server,
-    curl_form,
     ocr::{ENGLISH, FRENCH},
     pdf_fixtures::{A4, photo_jpeg, photo_pdf, text_pdf},
-    run,
+    post_form, run,
 };
 
 pub fn pdf_to_images(server: &Server, dir: &Path) -> anyhow::Result<()> {
@@ -31,7 +30,7 @@ pub fn pdf_to_images(server: &Server, dir: &Path) -> anyhow::Result<()> {
     run(qpdf.arg("--").arg(&mixed))?;
     let zip = dir.join("pages.zip");
     let (ours, _) = best(|| {
-        curl_form(
+        post_form(
             server,
             "/api/v1/process/pdf-to-images",
             &mixed,
