@@ -29,8 +29,8 @@ pub mod font_programs {
     pub use crate::fonts::type1::{Type1Error, Type1Font};
 }
 
-/// Image and CMap code the toolbox's redaction reuses: every image filter this crate decodes
-/// (areas are burnt into the pixels), its JPEG encoder, image colour spaces, and embedded
+/// Image and CMap code the toolbox's redaction reuses: every image filter this crate decodes,
+/// fax included (areas are burnt into the pixels), its JPEG encoder, image colour spaces, and embedded
 /// CMaps' codespaces (shown strings are split into character codes).
 pub mod redaction {
     pub use crate::fonts::cmap::Cmap;

@@ -1,11 +1,11 @@
 //! An image stream's filter chain, undone: the general filters (ASCII85, ASCIIHex, LZW,
-//! RunLength, Flate with PNG or TIFF predictors) through lopdf, and a final DCT or JPX filter
-//! through its codec. Decoding is bounded by the declared image, so a bomb costs nothing.
+//! RunLength, Flate with PNG or TIFF predictors) through lopdf, and a final DCT, JPX or CCITT
+//! filter through its codec. Decoding is bounded by the declared image, so a bomb costs nothing.
 
 use lopdf::{Dictionary, Object, Stream};
 
 use super::jpeg::{self, Pixels};
-use super::jpx;
+use super::{ccitt, jpx};
 
 /// What undoing the filters gives.
 pub enum Decoded {
@@ -17,13 +17,15 @@ pub enum Decoded {
     Pixels(Pixels, bool),
 }
 
-/// Filters whose images are kept as they are: bilevel codecs that beat anything here (CCITT,
-/// JBIG2), and encryption filters.
+/// Filters whose images are kept as they are: JBIG2 (a bilevel codec that beats anything
+/// here, and with no decoder here), and encryption filters.
 pub fn is_kept_filter(name: &[u8]) -> bool {
-    matches!(
-        name,
-        b"CCITTFaxDecode" | b"CCF" | b"JBIG2Decode" | b"Crypt" | b"BrotliDecode"
-    )
+    matches!(name, b"JBIG2Decode" | b"Crypt" | b"BrotliDecode")
+}
+
+/// The image codecs a chain may end with, decoded here after any general filters.
+fn is_codec(name: &[u8]) -> bool {
+    matches!(name, b"DCTDecode" | b"JPXDecode" | b"CCITTFaxDecode")
 }
 
 /// Filter abbreviations of inline-image syntax, which some writers use in streams too.
@@ -35,6 +37,7 @@ fn canonical(name: &[u8]) -> &[u8] {
         b"Fl" => b"FlateDecode",
         b"RL" => b"RunLengthDecode",
         b"DCT" => b"DCTDecode",
+        b"CCF" => b"CCITTFaxDecode",
         other => other,
     }
 }
@@ -77,9 +80,7 @@ impl Declared {
 pub fn decode(stream: &Stream, filters: &[Vec<u8>], declared: &Declared) -> Option<Decoded> {
     let expected = declared.sample_bytes()?;
     let (last, leading) = match filters.split_last() {
-        Some((last, leading)) if last == b"DCTDecode" || last == b"JPXDecode" => {
-            (Some(last.as_slice()), leading)
-        }
+        Some((last, leading)) if is_codec(last) => (Some(last.as_slice()), leading),
         _ => (None, filters),
     };
     if !only_general(leading) {
@@ -96,6 +97,14 @@ pub fn decode(stream: &Stream, filters: &[Vec<u8>], declared: &Declared) -> Opti
         return Some(Decoded::Samples(samples));
     };
     let input = codec_input(stream, leading.len(), expected)?;
+    if codec == b"CCITTFaxDecode" {
+        if (declared.components, declared.bpc) != (1, 1) {
+            return None;
+        }
+        let parms = filter_parms(stream, leading.len(), filters.len())?;
+        let size = (declared.width, declared.height);
+        return ccitt::decode(&input, parms, size).map(Decoded::Samples);
+    }
     let (pixels, own_icc) = if codec == b"DCTDecode" {
         let pixels = jpeg::decode(
             &input,
@@ -130,9 +139,7 @@ pub fn jpeg_input(stream: &Stream, filters: &[Vec<u8>], declared: &Declared) -> 
 /// Whether `filters` are all general ones (no image codec, nothing kept as it is), which
 /// lopdf can undo in front of a codec.
 fn only_general(filters: &[Vec<u8>]) -> bool {
-    filters
-        .iter()
-        .all(|f| f != b"DCTDecode" && f != b"JPXDecode" && !is_kept_filter(f))
+    filters.iter().all(|f| !is_codec(f) && !is_kept_filter(f))
 }
 
 /// The content after its first `count` filters, each bounded by `limit` bytes: lopdf decodes
@@ -187,6 +194,31 @@ fn general(stream: &Stream, count: usize, limit: usize, size: usize) -> Option<V
     }
     let partial = Stream::new(dict, stream.content.clone());
     partial.decompressed_content_with_limit(limit).ok()
+}
+
+/// Whether the chain ends in CCITT Group 4 (K < 0).
+pub fn is_group4(stream: &Stream, filters: &[Vec<u8>]) -> bool {
+    filters.last().is_some_and(|f| f == b"CCITTFaxDecode")
+        && filter_parms(stream, filters.len() - 1, filters.len())
+            .flatten()
+            .and_then(|parms| parms.get(b"K").ok()?.as_i64().ok())
+            .is_some_and(|k| k < 0)
+}
+
+/// The parameters of filter `index` of a chain of `count`: a direct dictionary, or none;
+/// `None` for anything else (a reference, a malformed entry), which keeps the image as it is.
+fn filter_parms(stream: &Stream, index: usize, count: usize) -> Option<Option<&Dictionary>> {
+    let parms = match stream.dict.get(b"DecodeParms") {
+        Err(_) | Ok(Object::Null) => return Some(None),
+        Ok(Object::Array(items)) => items.get(index),
+        Ok(parms @ Object::Dictionary(_)) if count == 1 => Some(parms),
+        Ok(_) => return None,
+    };
+    match parms {
+        None | Some(Object::Null) => Some(None),
+        Some(Object::Dictionary(dict)) => Some(Some(dict)),
+        Some(_) => None,
+    }
 }
 
 /// A whole, sound zlib stream of at most `limit` bytes, inflated straight into a buffer of

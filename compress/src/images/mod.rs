@@ -3,9 +3,10 @@
 //! Flate with PNG predictors, or a Flate palette, whichever is smallest (Ghostscript's
 //! AutoFilter, measured rather than guessed). The new stream replaces the old only when it is
 //! smaller. Soft masks and stencil masks are resampled on their own by their parent's displayed
-//! size (PDF stretches a mask over the image's unit square whatever its size). Images this
-//! cannot reproduce exactly (CCITT, JBIG2, /SMaskInData, colour-keyed images that would need
-//! resampling, four-channel JPEGs without Adobe's marker) keep their bytes. CMYK stays CMYK at
+//! size (PDF stretches a mask over the image's unit square whatever its size). Fax images
+//! (CCITT Group 4, one-dimensional Group 3) are 1-bit images like others. Images this cannot
+//! reproduce exactly (JBIG2, two-dimensional Group 3, /SMaskInData, colour-keyed images that
+//! would need resampling, four-channel JPEGs without Adobe's marker) keep their bytes. CMYK stays CMYK at
 //! printer and prepress; Adobe CMYK JPEGs keep their inks at every preset (see `reencode`).
 
 use std::collections::HashMap;

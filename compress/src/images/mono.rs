@@ -2,7 +2,8 @@
 //! smoothed, above Ghostscript's mono resolution (300 dpi screen and ebook, 1200 printer and
 //! prepress) so that each sample keeps its exact value, and with it the image's /Decode,
 //! palette and colour key; then coded losslessly as CCITT G4 or Flate, whichever is smaller.
-//! CCITT and JBIG2 images never get here: they keep their bytes.
+//! Fax images come here too (one-dimensional Group 3 becomes Group 4, often a third of its
+//! size); JBIG2 images never do: they keep their bytes.
 
 use lopdf::{Dictionary, Object, Stream};
 
@@ -17,6 +18,11 @@ pub fn reencode(
     preset: Preset,
 ) -> Option<Stream> {
     let target = target_size(width, height, shown_w, shown_h, preset.mono_dpi());
+    // Group 4 at its own size is already coded as well as here: a new code saved 3 % of
+    // ocrmypdf's 2550×3300 scan for twenty times the time (66 ms). Group 3 is recoded.
+    if target == (width, height) && decode::is_group4(stream, filters) {
+        return None;
+    }
     let declared = Declared {
         width,
         height,

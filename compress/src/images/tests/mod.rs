@@ -11,6 +11,7 @@ use crate::Preset;
 use crate::displayed::DisplayedSizes;
 
 mod cmyk;
+mod fax;
 mod masks;
 
 /// An 8×8 RGB JPEG 2000 codestream, lossless, made with OpenJPEG's `opj_compress -n 2` from

@@ -2,13 +2,11 @@
 //! decoders: Flate, LZW, RunLength, ASCII, DCT through libjpeg-turbo, JPX; CCITT Group 4 and
 //! one-dimensional Group 3 through the `fax` crate), the covered pixels painted, and written
 //! as a new stream: JPEG again (quality 92, full chroma) for a JPEG, Group 4 for a fax, Flate
-//! for the rest
-//! (a JPEG 2000 image loses the alpha channel /SMaskInData took from it). A stencil mask's
+//! for the rest (a JPEG 2000 image loses the alpha channel /SMaskInData took from it). A stencil mask's
 //! covered bits are cleared, a soft mask is made opaque there and an explicit mask cleared,
 //! each in a copy: masks and images may be shared. JBIG2, two-dimensional Group 3 fax and
 //! damaged data are errors: the page is unsafe.
 
-mod ccitt;
 mod cover;
 mod samples;
 mod stream;

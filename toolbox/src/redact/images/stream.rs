@@ -8,7 +8,7 @@ use quire_compress::redaction::{self as codecs, Declared, Decoded};
 
 use super::cover::Cover;
 use super::samples::{self, Target};
-use super::{ccitt, flag, size};
+use super::{flag, size};
 use crate::geometry::number_of;
 
 /// The quality JPEG images are written again at: the second lossy pass should not show.
@@ -84,12 +84,7 @@ pub fn paint(
     let fax = filters
         .last()
         .is_some_and(|f| f == b"CCITTFaxDecode" || f == b"CCF");
-    let decoded = if fax {
-        group4(&clean, &filters, (width, height)).map(Decoded::Samples)
-    } else {
-        codecs::decode(&clean, &filters, &declared)
-    }
-    .ok_or(
+    let decoded = codecs::decode(&clean, &filters, &declared).ok_or(
         "data that cannot be decoded (JBIG2, two-dimensional Group 3 fax, damaged or unknown)",
     )?;
     let mut out = dict.clone();
@@ -150,47 +145,6 @@ pub fn paint(
             }
         }
     }
-}
-
-/// A CCITT Group 4 image's samples, its wrapping filters (ASCII, Flate) undone first.
-fn group4(stream: &Stream, filters: &[Vec<u8>], size: (u32, u32)) -> Option<Vec<u8>> {
-    let (_, leading) = filters.split_last()?;
-    let parms = |i: usize| match stream.dict.get(b"DecodeParms").ok()? {
-        Object::Array(items) => items.get(i)?.as_dict().ok(),
-        Object::Dictionary(dict) if filters.len() == 1 => Some(dict),
-        _ => None,
-    };
-    let data = if leading.is_empty() {
-        stream.content.clone()
-    } else {
-        if !leading.iter().all(|f| {
-            matches!(
-                f.as_slice(),
-                b"FlateDecode" | b"ASCII85Decode" | b"ASCIIHexDecode"
-            )
-        }) {
-            return None;
-        }
-        let mut dict = Dictionary::new();
-        dict.set(
-            "Filter",
-            leading
-                .iter()
-                .map(|f| Object::Name(f.clone()))
-                .collect::<Vec<_>>(),
-        );
-        let wrapper_parms: Vec<Object> = (0..leading.len())
-            .map(|i| parms(i).cloned().map_or(Object::Null, Object::Dictionary))
-            .collect();
-        dict.set("DecodeParms", wrapper_parms);
-        let limit = (size.0 as usize / 8 + 1)
-            .saturating_mul(size.1 as usize)
-            .saturating_add(1 << 20);
-        Stream::new(dict, stream.content.clone())
-            .decompressed_content_with_limit(limit)
-            .ok()?
-    };
-    ccitt::decode(&data, parms(leading.len()), size)
 }
 
 fn row_bytes(width: u32, components: u8, bpc: u8) -> Result<usize, &'static str> {
