@@ -25,8 +25,8 @@ fn client() -> anyhow::Result<&'static Client> {
 }
 
 /// POSTs `file` as the form's `file` part with `fields` ("name=value", as curl's `-F` takes
-/// them) before it; the answer's body goes to `output`, or is returned. A status other than
-/// 2xx is an error carrying the problem's body.
+/// them) before it, with the server's API key; the answer's body goes to `output`, or is
+/// returned. A status other than 2xx is an error carrying the problem's body.
 pub fn post_form(
     server: &Server,
     path: &str,
@@ -34,11 +34,26 @@ pub fn post_form(
     fields: &[&str],
     output: Option<&Path>,
 ) -> anyhow::Result<Vec<u8>> {
+    let auth = format!("Bearer {}", server.key);
+    post_multipart(
+        &server.url(path),
+        &[("Authorization", auth.as_str())],
+        fields,
+        &[file],
+        output,
+    )
+}
+
+/// POSTs `fields` then each of `files` as a `file` part to `url` with `headers`, as
+/// [`post_form`] does.
+pub fn post_multipart(
+    url: &str,
+    headers: &[(&str, &str)],
+    fields: &[&str],
+    files: &[&Path],
+    output: Option<&Path>,
+) -> anyhow::Result<Vec<u8>> {
     let client = client()?;
-    let bytes = std::fs::read(file)?;
-    let name = file
-        .file_name()
-        .map_or_else(|| "file".to_owned(), |n| n.to_string_lossy().into_owned());
     let mut form = reqwest::multipart::Form::new();
     for field in fields {
         let (key, value) = field
@@ -46,23 +61,24 @@ pub fn post_form(
             .ok_or_else(|| anyhow::anyhow!("a field is name=value: {field}"))?;
         form = form.text(key.to_owned(), value.to_owned());
     }
-    form = form.part(
-        "file",
-        reqwest::multipart::Part::bytes(bytes).file_name(name),
-    );
+    for file in files {
+        let name = file
+            .file_name()
+            .map_or_else(|| "file".to_owned(), |n| n.to_string_lossy().into_owned());
+        let part = reqwest::multipart::Part::bytes(std::fs::read(file)?).file_name(name);
+        form = form.part("file", part);
+    }
+    let mut request = client.http.post(url).multipart(form);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
     let body = client.runtime.block_on(async {
-        let response = client
-            .http
-            .post(server.url(path))
-            .bearer_auth(&server.key)
-            .multipart(form)
-            .send()
-            .await?;
+        let response = request.send().await?;
         let status = response.status();
         let body = response.bytes().await?;
         anyhow::ensure!(
             status.is_success(),
-            "POST {path} answered {status}: {}",
+            "POST {url} answered {status}: {}",
             String::from_utf8_lossy(&body)
         );
         Ok(body)

@@ -7,7 +7,7 @@
 mod form;
 
 #[allow(unused_imports)]
-pub use form::post_form;
+pub use form::{post_form, post_multipart};
 
 use std::{
     net::TcpListener,

@@ -1,9 +1,10 @@
 //! A web account's session for the toolbox's routes: signed up through the page, with the
-//! cookie and the anti-CSRF token a browser would send.
+//! cookie and the anti-CSRF token a browser would send. Runs go through the benches' one
+//! kept-alive HTTP client, as a browser's would (no process start-up per call).
 
 use std::{path::Path, process::Command};
 
-use crate::common::Server;
+use crate::common::{Server, post_multipart};
 
 pub const WEB_EMAIL: &str = "web-bench@example.com";
 
@@ -63,30 +64,15 @@ impl<'a> WebSession<'a> {
         files: &[&Path],
         output: &Path,
     ) -> anyhow::Result<()> {
-        let mut curl = Command::new("curl");
-        curl.args(["-sS", "--fail-with-body", "-o"])
-            .arg(output)
-            .arg("-H")
-            .arg(format!("Cookie: {}", self.cookie))
-            .arg("-H")
-            .arg(format!("Origin: {}", self.server.url("")))
-            .arg("-H")
-            .arg(format!("X-CSRF-Token: {}", self.csrf));
-        for field in fields {
-            curl.arg("-F").arg(field);
-        }
-        for file in files {
-            curl.arg("-F").arg(format!("file=@{}", file.display()));
-        }
-        let out = curl
-            .arg(self.server.url(&format!("/tools/{slug}/run")))
-            .output()?;
-        anyhow::ensure!(
-            out.status.success(),
-            "{slug} failed: {}{}",
-            String::from_utf8_lossy(&out.stderr),
-            std::fs::read_to_string(output).unwrap_or_default()
-        );
+        let origin = self.server.url("");
+        let headers = [
+            ("Cookie", self.cookie.as_str()),
+            ("Origin", origin.as_str()),
+            ("X-CSRF-Token", self.csrf.as_str()),
+        ];
+        let url = self.server.url(&format!("/tools/{slug}/run"));
+        post_multipart(&url, &headers, fields, files, Some(output))
+            .map_err(|e| anyhow::anyhow!("{slug} failed: {e}"))?;
         Ok(())
     }
 }
