@@ -88,9 +88,12 @@ pub fn corpus(server: &Server, dir: &Path) -> anyhow::Result<()> {
         }
     );
     let start = Instant::now();
-    let inputs: Vec<Vec<Page>> = files
+    let inputs: Vec<Input> = files
         .iter()
-        .map(|f| render(f, dir, "input").unwrap_or_default())
+        .map(|f| Input {
+            pages: render(f, dir, "input").unwrap_or_default(),
+            fields: form_fields(f),
+        })
         .collect();
     let mut csv = String::from(
         "preset,file,producer,input_bytes,quire_bytes,gs_bytes,quire_gs_ratio,quire_s,gs_s,\
@@ -167,11 +170,21 @@ pub fn corpus(server: &Server, dir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs `make` to write `out` from `input`, timing it, and compares the pages with the input's.
+/// What an output is compared with, read once per file for every preset and both tools.
+struct Input {
+    pages: Vec<Page>,
+    fields: Option<usize>,
+}
+
+/// Runs `make` to write `out` from `input`, timing it, and compares the pages and form fields
+/// with the input's.
 fn measure(
     input: &Path,
     out: &Path,
-    input_pages: &[Page],
+    Input {
+        pages: input_pages,
+        fields: input_fields,
+    }: &Input,
     dir: &Path,
     make: impl FnOnce(&Path) -> anyhow::Result<()>,
 ) -> Outcome {
@@ -204,7 +217,7 @@ fn measure(
     } else {
         Vec::new()
     };
-    let fields = form_fields(out).zip(form_fields(input));
+    let fields = form_fields(out).zip(*input_fields);
     Outcome {
         bytes,
         seconds,
