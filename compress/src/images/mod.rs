@@ -6,8 +6,9 @@
 //! size (PDF stretches a mask over the image's unit square whatever its size). Fax images
 //! (CCITT Group 4, one-dimensional Group 3) are 1-bit images like others. Images this cannot
 //! reproduce exactly (JBIG2, two-dimensional Group 3, /SMaskInData, colour-keyed images that
-//! would need resampling, four-channel JPEGs without Adobe's marker) keep their bytes. CMYK stays CMYK at
-//! printer and prepress; Adobe CMYK JPEGs keep their inks at every preset (see `reencode`).
+//! would need resampling, four-channel JPEGs without Adobe's marker) keep their bytes. CMYK
+//! stays CMYK at printer and prepress; Adobe CMYK JPEGs keep their inks at every preset (see
+//! `reencode`).
 
 use std::collections::HashMap;
 

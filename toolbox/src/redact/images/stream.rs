@@ -81,9 +81,8 @@ pub fn paint(
         bpc,
         at_least: (width, height),
     };
-    let fax = filters
-        .last()
-        .is_some_and(|f| f == b"CCITTFaxDecode" || f == b"CCF");
+    // Filter names come canonical (`CCF` is already `CCITTFaxDecode`).
+    let fax = filters.last().is_some_and(|f| f == b"CCITTFaxDecode");
     let decoded = codecs::decode(&clean, &filters, &declared).ok_or(
         "data that cannot be decoded (JBIG2, two-dimensional Group 3 fax, damaged or unknown)",
     )?;
