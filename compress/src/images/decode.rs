@@ -207,7 +207,11 @@ pub fn is_group4(stream: &Stream, filters: &[Vec<u8>]) -> bool {
 
 /// The parameters of filter `index` of a chain of `count`: a direct dictionary, or none;
 /// `None` for anything else (a reference, a malformed entry), which keeps the image as it is.
-fn filter_parms(stream: &Stream, index: usize, count: usize) -> Option<Option<&Dictionary>> {
+pub(super) fn filter_parms(
+    stream: &Stream,
+    index: usize,
+    count: usize,
+) -> Option<Option<&Dictionary>> {
     let parms = match stream.dict.get(b"DecodeParms") {
         Err(_) | Ok(Object::Null) => return Some(None),
         Ok(Object::Array(items)) => items.get(index),

@@ -51,23 +51,19 @@ pub fn lossless_only(stream: &Stream, data: &[u8], preset: Preset) -> Option<Opt
     if optimized.len() >= stream.content.len() {
         return Some(None);
     }
+    // The JPEG's own parameters (/ColorTransform) stay, read as the decoder reads them; the
+    // general filters' go with them. Parameters that cannot be read keep the image as it is.
+    let count = stream.filters().map_or(0, |filters| filters.len());
+    let Some(own) = super::decode::filter_parms(stream, count.saturating_sub(1), count) else {
+        return Some(None);
+    };
     let mut dict = stream.dict.clone();
     dict.set("Filter", Object::Name(b"DCTDecode".to_vec()));
-    // The JPEG's own parameters (/ColorTransform) stay; the general filters' go with them.
-    match dict.get(b"DecodeParms") {
-        Ok(Object::Array(params)) => match params.last() {
-            Some(Object::Dictionary(own)) => {
-                let own = own.clone();
-                dict.set("DecodeParms", own);
-            }
-            _ => {
-                dict.remove(b"DecodeParms");
-            }
-        },
-        Ok(Object::Dictionary(_)) if !matches!(stream.dict.get(b"Filter"), Ok(Object::Name(_))) => {
+    match own {
+        Some(own) => dict.set("DecodeParms", own.clone()),
+        None => {
             dict.remove(b"DecodeParms");
         }
-        _ => {}
     }
     Some(Some(Stream::new(dict, optimized.to_vec())))
 }
@@ -164,15 +160,15 @@ mod tests {
         assert!(lossless_only(&stream(cut), cut, Preset::Printer).is_none());
     }
 
-    #[test]
-    fn standard_tables_are_optimized_and_the_pixels_stay() {
+    /// A quality-60 JPEG with the standard (unoptimized) Huffman tables.
+    fn standard_tables() -> Vec<u8> {
         let pixels = jpeg::decode(&photo(60), (320, 240), 3, (320, 240)).expect("decodes");
         let mut compressor = turbojpeg::Compressor::new().expect("compressor");
         compressor.set_quality(60).expect("quality");
         compressor
             .set_subsamp(Subsamp::Sub2x2)
             .expect("subsampling");
-        let plain = compressor
+        compressor
             .compress_to_vec(turbojpeg::Image {
                 pixels: pixels.data.as_slice(),
                 width: 320,
@@ -180,7 +176,39 @@ mod tests {
                 height: 240,
                 format: turbojpeg::PixelFormat::RGB,
             })
-            .expect("encodes");
+            .expect("encodes")
+    }
+
+    #[test]
+    fn the_jpegs_own_parameters_are_read_as_the_decoder_reads_them() {
+        let plain = standard_tables();
+        let own = || Object::Dictionary(dictionary! { "ColorTransform" => 0 });
+        // A one-filter array with a lone dictionary: the dictionary is the JPEG's.
+        let lone = Stream::new(
+            dictionary! { "Filter" => vec![Object::from("DCTDecode")], "DecodeParms" => own() },
+            plain.clone(),
+        );
+        let Some(Some(smaller)) = lossless_only(&lone, &plain, Preset::Printer) else {
+            panic!("standard tables not optimized")
+        };
+        assert_eq!(smaller.dict.get(b"DecodeParms").expect("kept"), &own());
+        // A general filter's lone dictionary before a JPEG: parameters no decoder can place.
+        let misplaced = Stream::new(
+            dictionary! {
+                "Filter" => vec![Object::from("FlateDecode"), Object::from("DCTDecode")],
+                "DecodeParms" => own(),
+            },
+            plain.clone(),
+        );
+        assert!(matches!(
+            lossless_only(&misplaced, &plain, Preset::Printer),
+            Some(None)
+        ));
+    }
+
+    #[test]
+    fn standard_tables_are_optimized_and_the_pixels_stay() {
+        let plain = standard_tables();
         // Under a Flate layer, as ocrmypdf's masks.pdf stores its JPEGs: a plain JPEG comes
         // back, with the JPEG's own parameters.
         let dict = dictionary! {
