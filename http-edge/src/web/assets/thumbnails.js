@@ -198,9 +198,17 @@ function organize() {
     }
     thumbs = opened;
     count = opened.doc.numPages;
-    // An order typed while the document was opening is kept, not replaced by 1..n.
-    change(() => (slots = typedOrder() ?? Array.from({ length: count }, (_, i) => i + 1)));
+    // An order typed while the document was opening is kept, not replaced by 1..n; and a field
+    // being typed in is not written to (the caret would jump to its end: "1,2" then "2,1"
+    // typed became "1,22,1"); its change event redraws the grid once it is left.
+    slots = typedOrder() ?? Array.from({ length: count }, (_, i) => i + 1);
+    if (document.activeElement !== order) write();
+    draw();
     grid.hidden = actions.hidden = false;
+  });
+  // Left empty after the document opened (focused, nothing typed): the grid's order.
+  order.addEventListener("blur", () => {
+    if (thumbs && order.value.trim() === "") write();
   });
 }
 
