@@ -21,10 +21,15 @@ const STANDARD_LUMA: [u32; 64] = [
 const FAR_UNDER: u32 = 20;
 
 /// What to do with a JPEG source shown at its own size, whose JPEG data (under any general
-/// filters) is `data`: `None` when the pixel path decides (it may gain), `Some(None)` to keep
+/// filters of its chain `filters`) is `data`: `None` when the pixel path decides (it may gain), `Some(None)` to keep
 /// it, `Some(Some(stream))` for the same image with optimized Huffman tables, smaller, as a
 /// plain `/DCTDecode` stream.
-pub fn lossless_only(stream: &Stream, data: &[u8], preset: Preset) -> Option<Option<Stream>> {
+pub fn lossless_only(
+    stream: &Stream,
+    filters: &[Vec<u8>],
+    data: &[u8],
+    preset: Preset,
+) -> Option<Option<Stream>> {
     let header = Decompressor::new().ok()?.read_header(data).ok()?;
     if header.is_lossless || !ends_whole(data) {
         return None;
@@ -53,7 +58,7 @@ pub fn lossless_only(stream: &Stream, data: &[u8], preset: Preset) -> Option<Opt
     }
     // The JPEG's own parameters (/ColorTransform) stay, read as the decoder reads them; the
     // general filters' go with them. Parameters that cannot be read keep the image as it is.
-    let count = stream.filters().map_or(0, |filters| filters.len());
+    let count = filters.len();
     let Some(own) = super::decode::filter_parms(stream, count.saturating_sub(1), count) else {
         return Some(None);
     };
@@ -110,8 +115,17 @@ fn ends_whole(data: &[u8]) -> bool {
 mod tests {
     use lopdf::dictionary;
 
-    use super::super::jpeg::{self, Pixels};
+    use super::super::{
+        decode,
+        jpeg::{self, Pixels},
+    };
     use super::*;
+
+    /// `lossless_only` at printer, with the stream's own filter chain.
+    fn printer(stream: &Stream, data: &[u8]) -> Option<Option<Stream>> {
+        let filters = decode::filters(stream).expect("filters");
+        lossless_only(stream, &filters, data, Preset::Printer)
+    }
 
     fn photo(quality: u8) -> Vec<u8> {
         let (width, height) = (320u32, 240u32);
@@ -148,16 +162,13 @@ mod tests {
         let stream =
             |data: &[u8]| Stream::new(dictionary! { "Filter" => "DCTDecode" }, data.to_vec());
         // Its Huffman tables are optimized already: kept as it is.
-        assert!(matches!(
-            lossless_only(&stream(&data), &data, Preset::Printer),
-            Some(None)
-        ));
+        assert!(matches!(printer(&stream(&data), &data), Some(None)));
         // Above the preset's quality: the pixel path decides.
         let fine = photo(95);
-        assert!(lossless_only(&stream(&fine), &fine, Preset::Printer).is_none());
+        assert!(printer(&stream(&fine), &fine).is_none());
         // Cut short: the pixel path decides (and keeps it).
         let cut = &data[..data.len() / 2];
-        assert!(lossless_only(&stream(cut), cut, Preset::Printer).is_none());
+        assert!(printer(&stream(cut), cut).is_none());
     }
 
     /// A quality-60 JPEG with the standard (unoptimized) Huffman tables.
@@ -188,7 +199,7 @@ mod tests {
             dictionary! { "Filter" => vec![Object::from("DCTDecode")], "DecodeParms" => own() },
             plain.clone(),
         );
-        let Some(Some(smaller)) = lossless_only(&lone, &plain, Preset::Printer) else {
+        let Some(Some(smaller)) = printer(&lone, &plain) else {
             panic!("standard tables not optimized")
         };
         assert_eq!(smaller.dict.get(b"DecodeParms").expect("kept"), &own());
@@ -200,10 +211,7 @@ mod tests {
             },
             plain.clone(),
         );
-        assert!(matches!(
-            lossless_only(&misplaced, &plain, Preset::Printer),
-            Some(None)
-        ));
+        assert!(matches!(printer(&misplaced, &plain), Some(None)));
     }
 
     #[test]
@@ -219,7 +227,7 @@ mod tests {
             ],
         };
         let layered = Stream::new(dict, plain.clone());
-        let Some(Some(smaller)) = lossless_only(&layered, &plain, Preset::Printer) else {
+        let Some(Some(smaller)) = printer(&layered, &plain) else {
             panic!("standard tables not optimized")
         };
         assert!(smaller.content.len() < plain.len());

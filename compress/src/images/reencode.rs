@@ -106,7 +106,7 @@ impl Job<'_> {
             && target == (width, height)
             && matches!(components, 1 | 3)
             && let Some(data) = decode::jpeg_input(stream, &filters, &declared)
-            && let Some(kept) = jpeg_kept::lossless_only(stream, &data, self.preset)
+            && let Some(kept) = jpeg_kept::lossless_only(stream, &filters, &data, self.preset)
         {
             tracing::debug!(
                 width,
