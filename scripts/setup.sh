@@ -48,6 +48,10 @@ base_packages="$(command -v node >/dev/null && command -v npm >/dev/null || echo
 command -v chromium >/dev/null 2>&1 || need_apt=1
 [ -f /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf ] || need_apt=1
 base_packages="$base_packages libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui python3-uno chromium fonts-liberation2"
+# Bubblewrap: the filesystem view (mount, pid and network namespaces) the workers and their
+# engines run in; without it they see the whole machine (README, "Engines' view").
+command -v bwrap >/dev/null 2>&1 || need_apt=1
+base_packages="$base_packages bubblewrap"
 # PDF/A: the URW base35 fonts (metric clones of the standard 14) stand in for fonts a document
 # does not embed; the sRGB (icc-profiles-free) and Ghostscript's CMYK and gray (libgs-common)
 # ICC profiles become the output intent and the default colour spaces.

@@ -49,7 +49,8 @@ impl Exit {
             "daily-quota-exceeded"
             | "storage-quota-exceeded"
             | "too-many-login-attempts"
-            | "too-many-sign-ups" => Exit::Quota,
+            | "too-many-sign-ups"
+            | "too-many-open-uploads" => Exit::Quota,
             "virus-found"
             | "empty-file"
             | "file-too-large"
@@ -61,8 +62,9 @@ impl Exit {
             | "too-many-pages"
             | "too-many-pixels"
             | "unprocessable-file" => Exit::Rejected,
-            // An option's value (a language, a lifetime) the server does not take.
-            "invalid-argument" => Exit::Usage,
+            // An option's value (a language, a lifetime) the server does not take; a QUIRE_URL
+            // whose host the server does not answer for.
+            "invalid-argument" | "misdirected-request" => Exit::Usage,
             // `idempotency-key-in-use`: this call's first attempt still runs on the server.
             "internal"
             | "processing-failed"

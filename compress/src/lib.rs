@@ -15,6 +15,7 @@ mod fonts;
 mod images;
 mod pages;
 mod parallel;
+pub mod pdf_limits;
 mod streams;
 mod structure;
 #[cfg(test)]

@@ -28,6 +28,10 @@ pub enum ConvertError {
     /// for the next job. -> 422 over-limit
     #[error("{0}")]
     OverLimit(String),
+    /// The document does what a conversion refuses (a page that navigates away from itself or
+    /// closes its window); the engine is fine. -> 422 unprocessable-file
+    #[error("{0}")]
+    Refused(String),
     /// The engine is missing or failed for a reason that says nothing about the input. -> 500
     #[error("{0}")]
     Engine(String),

@@ -1,9 +1,12 @@
 //! html-to-pdf's walls with a real Chromium: nothing outside the upload is fetched (no
 //! server-side request forgery, no local files), a page that never ends is stopped by the time
-//! limit without harming the next job, and uploads that would escape their folder or fill the
-//! disk are refused.
+//! limit without harming the next job, uploads that would escape their folder or fill the
+//! disk are refused, and a page that navigates away from itself answers at once.
 
 mod html_support;
+// Inside html_support's folder, but only this binary runs it.
+#[path = "html_support/navigation.rs"]
+mod navigation;
 
 use std::io::ErrorKind;
 use std::net::TcpListener;
@@ -224,4 +227,104 @@ fn uploads_that_escape_their_folder_or_fill_the_disk_are_refused() {
         matches!(printed, Err(ConvertError::Unreadable(ref m)) if m.contains("2001")),
         "{printed:?}"
     );
+}
+
+/// The browser's own process (its first `chromium` descendant: the supervised pid is that of
+/// its wrapper when it runs in a view).
+fn browser_process(leader: u32) -> u32 {
+    let mut found = vec![leader];
+    let mut next = 0;
+    while next < found.len() {
+        let parent = found[next];
+        if std::fs::read_to_string(format!("/proc/{parent}/comm"))
+            .is_ok_and(|comm| comm.trim() == "chromium")
+        {
+            return parent;
+        }
+        for entry in std::fs::read_dir("/proc").expect("/proc").flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|p| p.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            let ppid = stat
+                .rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().nth(1))
+                .and_then(|ppid| ppid.parse::<u32>().ok());
+            if ppid == Some(parent) && !found.contains(&pid) {
+                found.push(pid);
+            }
+        }
+        next += 1;
+    }
+    panic!("no chromium process under {leader}");
+}
+
+/// Whether `pid` sees `path` in its view: its root, read through /proc/<pid>/root.
+fn sees(pid: u32, path: &std::path::Path) -> bool {
+    let inside = path.strip_prefix("/").expect("an absolute path");
+    std::path::Path::new(&format!("/proc/{pid}/root"))
+        .join(inside)
+        .exists()
+}
+
+#[test]
+fn chromium_sees_only_its_profile_as_nobody_without_network() {
+    let mut bench = Bench::new();
+    let secret = bench.path("secret.txt");
+    std::fs::write(&secret, "chromium-secret-4e7b").expect("write");
+    let page = format!(
+        r#"<!DOCTYPE html><html><body><p>View case</p>
+<iframe src="file://{secret}"></iframe><iframe src="file:///etc/hostname"></iframe>
+<p id="out"></p>
+<script>
+  fetch("file://{secret}").then(r => r.text()).then(t => document.getElementById("out").append(t)).catch(() => {{}});
+</script></body></html>"#,
+        secret = secret.display()
+    );
+    let (printed, pdf) = bench.print(
+        "view.html",
+        page.as_bytes(),
+        Source::Html,
+        &PrintOptions::default(),
+        LIMITS,
+    );
+    printed.expect("printed");
+    let text = pdftotext(&pdf);
+    assert!(text.contains("View case"), "{text}");
+    assert!(!text.contains("chromium-secret-4e7b"), "{text}");
+
+    let browser = browser_process(bench.chromium.pid().expect("running"));
+    assert!(
+        sees(browser, &bench.path("profiles")),
+        "the browser's profile is not in its view (or the test cannot look)"
+    );
+    let input = bench.path("view.html");
+    for hidden in [
+        secret.as_path(),
+        input.as_path(),
+        pdf.as_path(),
+        std::path::Path::new("/etc/passwd"),
+        std::path::Path::new("/etc/hostname"),
+        std::path::Path::new("/root"),
+    ] {
+        assert!(!sees(browser, hidden), "chromium sees {}", hidden.display());
+    }
+    if rustix::process::geteuid().is_root() {
+        let status =
+            std::fs::read_to_string(format!("/proc/{browser}/status")).expect("its status");
+        let uid = status
+            .lines()
+            .find_map(|line| line.strip_prefix("Uid:"))
+            .and_then(|uids| uids.split_whitespace().next())
+            .expect("a uid");
+        assert_ne!(uid, "0", "chromium runs as root");
+    }
+    let ours = std::fs::read_link("/proc/self/ns/net").expect("our netns");
+    let theirs = std::fs::read_link(format!("/proc/{browser}/ns/net")).expect("its netns");
+    assert_ne!(ours, theirs, "chromium shares the worker's network");
 }

@@ -1,6 +1,10 @@
-//! The supervision both engines use (`quire_convert::process`), against real processes.
+//! The supervision both engines use (`quire_convert::process`), against real processes, and
+//! the view a real LibreOffice runs in.
+
+mod office_support;
 
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use quire_convert::Limits;
@@ -23,12 +27,17 @@ fn family() -> Supervised {
     Supervised::spawn(spawn).expect("sh starts")
 }
 
+/// The grandchild's pid as the test sees it (the shell prints it from inside the engine's pid
+/// namespace when the engine runs in a view).
 fn grandchild(engine: &mut Supervised) -> u32 {
     let mut line = String::new();
     BufReader::new(engine.stdout().expect("piped"))
         .read_line(&mut line)
         .expect("pid line");
-    line.trim().parse().expect("a pid")
+    let inner = line.trim().parse().expect("a pid");
+    engine
+        .outer_pid(inner)
+        .expect("the grandchild in the engine's tree")
 }
 
 #[test]
@@ -90,10 +99,10 @@ fn engines_run_without_the_workers_network() {
         "unshare --net must work on the test machine"
     );
     let mut engine = family();
-    // Once the shell speaks, the wrappers (unshare first) have all run.
-    let _ = grandchild(&mut engine);
+    // Once the shell speaks, the wrappers (unshare or bwrap first) have all run.
+    let sleeper = grandchild(&mut engine);
     let ours = std::fs::read_link("/proc/self/ns/net").expect("our netns");
-    let theirs = std::fs::read_link(format!("/proc/{}/ns/net", engine.pid())).expect("its netns");
+    let theirs = std::fs::read_link(format!("/proc/{sleeper}/ns/net")).expect("its netns");
     assert_ne!(
         ours, theirs,
         "the engine shares the worker's network namespace"
@@ -107,4 +116,63 @@ fn dropping_kills() {
     assert!(is_live(pid));
     drop(engine);
     assert!(!is_live(pid));
+}
+
+/// Whether `pid` sees `path` in its view: its root, read through /proc/<pid>/root.
+fn sees(pid: u32, path: &Path) -> bool {
+    let inside = path.strip_prefix("/").expect("an absolute path");
+    Path::new(&format!("/proc/{pid}/root"))
+        .join(inside)
+        .exists()
+}
+
+fn real_uid(pid: u32) -> u32 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .expect("its status")
+        .lines()
+        .find_map(|line| line.strip_prefix("Uid:"))
+        .and_then(|uids| uids.split_whitespace().next())
+        .and_then(|uid| uid.parse().ok())
+        .expect("a uid")
+}
+
+#[test]
+fn the_office_engine_sees_only_its_folder_as_nobody_without_network() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let secret = dir.path().join("secret").join("secret.txt");
+    std::fs::create_dir_all(secret.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&secret, "office-secret-9f3a").expect("write");
+    let mut office = office_support::office(dir.path());
+    // The document links the secret as an image: even a LibreOffice that followed links would
+    // find nothing there.
+    let link = format!("file://{}", secret.display());
+    let input = office_support::fixture(dir.path(), "odt", "ViewCase", Some(&link));
+    let output = dir.path().join("out.pdf");
+    office
+        .convert(&input, &output, office_support::GENEROUS)
+        .expect("converts");
+    let text = office_support::pdf_text(&output);
+    assert!(text.contains("ViewCase"), "{text}");
+    assert!(!text.contains("office-secret-9f3a"), "{text}");
+
+    let soffice = office.soffice_pid().expect("a ready engine");
+    assert!(
+        sees(soffice, &dir.path().join("profiles")),
+        "the engine's own folder is not in its view (or the test cannot look)"
+    );
+    let etc_passwd = Path::new("/etc/passwd");
+    let root_home = Path::new("/root");
+    for hidden in [&secret, &input, &output, etc_passwd, root_home] {
+        assert!(
+            !sees(soffice, hidden),
+            "LibreOffice sees {}",
+            hidden.display()
+        );
+    }
+    if rustix::process::geteuid().is_root() {
+        assert_ne!(real_uid(soffice), 0, "LibreOffice runs as root");
+    }
+    let ours = std::fs::read_link("/proc/self/ns/net").expect("our netns");
+    let theirs = std::fs::read_link(format!("/proc/{soffice}/ns/net")).expect("its netns");
+    assert_ne!(ours, theirs, "LibreOffice shares the worker's network");
 }

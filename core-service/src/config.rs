@@ -17,6 +17,8 @@ pub const KNOWN_ENV: &[&str] = &[
     "QUIRE_GRPC_SOCKET",
     "QUIRE_CORE_URL",
     "QUIRE_TRUSTED_PROXIES",
+    "QUIRE_ALLOWED_HOSTS",
+    "QUIRE_EDGE_SECRET",
     "QUIRE_METRICS_ADDR",
     "QUIRE_DATA_DIR",
     "QUIRE_DATABASE_URL",
@@ -27,11 +29,14 @@ pub const KNOWN_ENV: &[&str] = &[
     "QUIRE_FREE_DAILY_CALLS",
     "QUIRE_FREE_STORAGE_QUOTA",
     "QUIRE_PRO_STORAGE_QUOTA",
+    "QUIRE_FREE_OPEN_UPLOADS",
+    "QUIRE_PRO_OPEN_UPLOADS",
     "QUIRE_MAX_UPLOAD_SIZE",
     "QUIRE_MAX_EXPIRES_IN",
     "QUIRE_UPLOAD_TIMEOUT",
     "QUIRE_IDEMPOTENCY_TTL",
     "QUIRE_RESUMABLE_TTL",
+    "QUIRE_SESSION_IDLE_TIMEOUT",
     "QUIRE_GRPC_MAX_MESSAGE_SIZE",
     "QUIRE_MAX_TICKET_SIZE",
     "QUIRE_WORKERS",
@@ -46,6 +51,7 @@ pub const KNOWN_ENV: &[&str] = &[
     "QUIRE_PDFIUM_LIB",
     "QUIRE_TESSDATA",
     "QUIRE_MAX_PIXELS",
+    "QUIRE_SANDBOX",
     "QUIRE_LOG",
     "QUIRE_LOG_FORMAT",
 ];
@@ -91,6 +97,13 @@ pub struct CoreConfig {
     #[arg(long, env = "QUIRE_GRPC_SOCKET")]
     pub grpc_socket: Option<PathBuf>,
 
+    /// Secret a remote edge (`quire serve --core-url`, given the same setting) proves itself
+    /// with. Only the edge may state the client address that sign-up and log-in limits count;
+    /// any other caller is counted by its own address. Not needed by `quire serve`'s own edge,
+    /// which calls its core in process.
+    #[arg(long, env = "QUIRE_EDGE_SECRET", hide_env_values = true)]
+    pub edge_secret: Option<crate::grpc::EdgeSecret>,
+
     /// Directory for the SQLite database and the stored blobs.
     #[arg(long, env = "QUIRE_DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,
@@ -127,6 +140,14 @@ pub struct CoreConfig {
     #[arg(long, env = "QUIRE_PRO_STORAGE_QUOTA", default_value_t = 100 * GIB)]
     pub pro_storage_quota: u64,
 
+    /// Unfinished resumable (tus) uploads a Free account may have at once.
+    #[arg(long, env = "QUIRE_FREE_OPEN_UPLOADS", default_value_t = 10)]
+    pub free_open_uploads: u64,
+
+    /// Unfinished resumable (tus) uploads a Pro account may have at once.
+    #[arg(long, env = "QUIRE_PRO_OPEN_UPLOADS", default_value_t = 100)]
+    pub pro_open_uploads: u64,
+
     /// Largest file accepted, in bytes.
     #[arg(long, env = "QUIRE_MAX_UPLOAD_SIZE", default_value_t = 512 * MIB)]
     pub max_upload_size: u64,
@@ -147,6 +168,11 @@ pub struct CoreConfig {
     /// deleted (default 24 h).
     #[arg(long, env = "QUIRE_RESUMABLE_TTL", default_value_t = 24 * 3600)]
     pub resumable_ttl: u64,
+
+    /// Seconds a web session may go unused before it ends (default 12 h); however much it is
+    /// used, it ends 7 days after log-in.
+    #[arg(long, env = "QUIRE_SESSION_IDLE_TIMEOUT", default_value_t = 12 * 3600)]
+    pub session_idle_timeout: u64,
 
     /// Largest support ticket (JSON body on HTTP; log plus context on gRPC), in bytes.
     #[arg(long, env = "QUIRE_MAX_TICKET_SIZE", default_value_t = quire_proto::transport::DEFAULT_MAX_TICKET_SIZE)]
@@ -261,6 +287,10 @@ impl CoreConfig {
 
     pub fn idempotency_ttl(&self) -> Duration {
         Duration::from_secs(self.idempotency_ttl.max(1))
+    }
+
+    pub fn session_idle_timeout(&self) -> Duration {
+        Duration::from_secs(self.session_idle_timeout.max(1))
     }
 
     /// The longest one request may run: its upload, then an inspection and a job per page.

@@ -100,7 +100,7 @@ fn processing(config: &CoreConfig) -> anyhow::Result<process::Processing> {
     };
     let mut worker_flags = vec![
         "--pdfium-lib".into(),
-        pdfium_lib.into_os_string(),
+        pdfium_lib.clone().into_os_string(),
         "--tessdata".into(),
         languages.tessdata.clone().into_os_string(),
         "--memory-limit".into(),
@@ -122,6 +122,25 @@ fn processing(config: &CoreConfig) -> anyhow::Result<process::Processing> {
         worker_flags.push("--prewarm".into());
         worker_flags.push(config.prewarm.join(",").into());
     }
+    let staging = config.data_dir.join("processing");
+    let engine_dir = config.data_dir.join("engines");
+    std::fs::create_dir_all(&staging)?;
+    std::fs::create_dir_all(&engine_dir)?;
+    let view = workers::WorkerView {
+        readable: vec![
+            pdfium_lib.clone(),
+            languages.tessdata.clone(),
+            config.office_dir.clone(),
+            config.office_python.clone(),
+            config
+                .chromium
+                .parent()
+                .unwrap_or(&config.chromium)
+                .to_path_buf(),
+        ],
+        writable: vec![staging.clone()],
+        engine_dir: Some(engine_dir),
+    };
     let pool = workers::WorkerPool::new(workers::PoolSettings {
         program,
         args: vec!["worker".into()],
@@ -129,8 +148,8 @@ fn processing(config: &CoreConfig) -> anyhow::Result<process::Processing> {
         queue: config.job_queue,
         job_timeout: config.job_timeout(),
         worker_flags,
+        view,
     });
-    let staging = config.data_dir.join("processing");
     // A request holds its input for at most one inspection and 30 page jobs, each within the
     // job time limit: anything older belongs to no request still running on any core.
     process::staged::sweep_stale(&staging, config.job_timeout() * (process::MAX_PAGES + 1));

@@ -15,7 +15,13 @@ use tower_http::{
     trace::TraceLayer,
 };
 
-use crate::{CoreClients, linger, metrics, problem::Problem, routes, web};
+use crate::{
+    CoreClients,
+    host::{self, AllowedHosts},
+    linger, metrics,
+    problem::Problem,
+    routes, web,
+};
 
 #[derive(Clone)]
 pub struct EdgeState {
@@ -26,10 +32,13 @@ pub struct EdgeState {
     pub secure_cookies: bool,
     /// Peers whose `X-Forwarded-For` names the client (QUIRE_TRUSTED_PROXIES).
     pub trusted_proxies: std::sync::Arc<[std::net::IpAddr]>,
+    /// The hosts answered for (QUIRE_BASE_URL's, QUIRE_ALLOWED_HOSTS); others get 421.
+    pub allowed_hosts: std::sync::Arc<AllowedHosts>,
 }
 
 pub fn app(state: EdgeState) -> Router {
     let request_id = HeaderName::from_static(quire_proto::metadata::REQUEST_ID);
+    let allowed_hosts = state.allowed_hosts.clone();
     let api = Router::new()
         .route("/api/upload", post(routes::upload::upload))
         .route("/api/v1/process/ocr", post(routes::process::ocr))
@@ -94,6 +103,8 @@ pub fn app(state: EdgeState) -> Router {
                 }))
                 .layer(PropagateRequestIdLayer::new(request_id)),
         )
+        // Before any route or session is looked at: a host Quire does not serve is refused.
+        .layer(middleware::from_fn_with_state(allowed_hosts, host::check))
         // Outermost: counts every request, those no route answered included.
         .layer(middleware::from_fn(metrics::track))
 }

@@ -19,6 +19,12 @@ pub struct EdgeConfig {
     #[arg(long, env = "QUIRE_TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxies: Vec<IpAddr>,
 
+    /// Host names the edge answers for besides QUIRE_BASE_URL's (comma-separated; `host` or
+    /// `host:port`, the port is not compared; `.example.com` takes its subdomains too; `*`
+    /// turns the check off). Other hosts get 421, so DNS rebinding cannot reach the service.
+    #[arg(long, env = "QUIRE_ALLOWED_HOSTS", value_delimiter = ',')]
+    pub allowed_hosts: Vec<String>,
+
     /// Address of the Prometheus metrics page (`GET /metrics`), a listener of its own so that
     /// it is never public by accident. Off when unset.
     #[arg(long, env = "QUIRE_METRICS_ADDR")]

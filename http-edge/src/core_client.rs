@@ -37,8 +37,13 @@ pub struct CoreClients {
 
 impl CoreClients {
     /// `max_message` bounds every message both ways, as QUIRE_GRPC_MAX_MESSAGE_SIZE does in the
-    /// core: never unlimited.
-    pub fn connect_lazy(url: &str, max_message: usize) -> anyhow::Result<CoreClients> {
+    /// core: never unlimited. `edge_secret` (QUIRE_EDGE_SECRET) goes with every call, so the core
+    /// takes the client addresses this edge states.
+    pub fn connect_lazy(
+        url: &str,
+        max_message: usize,
+        edge_secret: Option<&str>,
+    ) -> anyhow::Result<CoreClients> {
         let channel = match url.strip_prefix("unix://") {
             Some(path) => {
                 anyhow::ensure!(
@@ -64,9 +69,25 @@ impl CoreClients {
             .tcp_nodelay(true)
             .connect_lazy(),
         };
-        let channel =
-            BoxCloneSyncService::new(channel.map_err(|error| Status::from_error(Box::new(error))));
-        Ok(Self::over(channel, max_message))
+        let secret = edge_secret
+            .map(http::HeaderValue::from_str)
+            .transpose()
+            .map_err(|_| anyhow::anyhow!("the edge secret must be printable ASCII"))?
+            .map(|mut value| {
+                value.set_sensitive(true);
+                value
+            });
+        let channel = channel
+            .map_request(move |mut request: http::Request<Body>| {
+                if let Some(secret) = &secret {
+                    request
+                        .headers_mut()
+                        .insert(quire_proto::metadata::EDGE_SECRET, secret.clone());
+                }
+                request
+            })
+            .map_err(|error| Status::from_error(Box::new(error)));
+        Ok(Self::over(BoxCloneSyncService::new(channel), max_message))
     }
 
     /// Clients of the core in this process (`quire serve`).

@@ -9,6 +9,7 @@ pub mod app;
 pub mod config;
 pub mod core_client;
 pub mod forward;
+pub mod host;
 pub mod linger;
 pub mod metrics;
 pub mod multipart;

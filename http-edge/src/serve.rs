@@ -5,7 +5,7 @@
 use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 
-use crate::{CoreClients, EdgeConfig, EdgeState, app};
+use crate::{CoreClients, EdgeConfig, EdgeState, app, host::AllowedHosts};
 
 /// What the edge takes from the core's configuration: the sizes it enforces before the core
 /// sees a request, and whether the public address is https (session cookies are then Secure).
@@ -19,6 +19,11 @@ pub struct EdgeSettings {
     pub secure_cookies: bool,
     /// QUIRE_TRUSTED_PROXIES (an edge setting).
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// QUIRE_EDGE_SECRET: sent to a remote core, which then takes the client addresses this
+    /// edge states (the core in the same process needs none).
+    pub edge_secret: Option<String>,
+    /// The hosts answered for: QUIRE_BASE_URL's and QUIRE_ALLOWED_HOSTS (an edge setting).
+    pub allowed_hosts: AllowedHosts,
 }
 
 impl Default for EdgeSettings {
@@ -29,6 +34,15 @@ impl Default for EdgeSettings {
             max_ticket: quire_proto::transport::DEFAULT_MAX_TICKET_SIZE,
             secure_cookies: false,
             trusted_proxies: Vec::new(),
+            edge_secret: std::env::var("QUIRE_EDGE_SECRET").ok(),
+            // The edge's default address (QUIRE_HTTP_ADDR) when no public one is set.
+            allowed_hosts: AllowedHosts::new(
+                Some(
+                    &std::env::var("QUIRE_BASE_URL")
+                        .unwrap_or_else(|_| "http://127.0.0.1:8080".to_owned()),
+                ),
+                &[],
+            ),
         }
     }
 }
@@ -41,6 +55,8 @@ impl EdgeSettings {
             max_ticket: core.max_ticket_size,
             secure_cookies: core.base_url().starts_with("https://"),
             trusted_proxies: Vec::new(),
+            edge_secret: core.edge_secret.as_ref().map(|s| s.expose().to_owned()),
+            allowed_hosts: AllowedHosts::new(Some(&core.base_url()), &[]),
         }
     }
 }
@@ -57,6 +73,7 @@ pub async fn serve_edge(
         max_ticket: limits.max_ticket,
         secure_cookies: limits.secure_cookies,
         trusted_proxies: limits.trusted_proxies.into(),
+        allowed_hosts: limits.allowed_hosts.into(),
     };
     tracing::info!(addr = %listener.local_addr()?, "http edge listening");
     // The peer address feeds the core's per-address login limits.
@@ -85,6 +102,7 @@ pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::
     let shutdown = shutdown_signal();
     let limits = EdgeSettings {
         trusted_proxies: edge.trusted_proxies,
+        allowed_hosts: AllowedHosts::new(Some(&core.base_url()), &edge.allowed_hosts),
         ..EdgeSettings::of(&core)
     };
     match edge.core_url {
@@ -116,8 +134,11 @@ pub async fn run(edge: EdgeConfig) -> anyhow::Result<()> {
         .ok_or_else(|| anyhow::anyhow!("this build has no embedded core: pass --core-url"))?;
     let http = TcpListener::bind(edge.http_addr).await?;
     start_metrics(edge.metrics_addr).await?;
+    let base_url =
+        std::env::var("QUIRE_BASE_URL").unwrap_or_else(|_| format!("http://{}", edge.http_addr));
     let settings = EdgeSettings {
         trusted_proxies: edge.trusted_proxies,
+        allowed_hosts: AllowedHosts::new(Some(&base_url), &edge.allowed_hosts),
         ..EdgeSettings::default()
     };
     serve_remote(http, &url, settings, shutdown_signal()).await
@@ -130,7 +151,14 @@ async fn serve_remote(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     tracing::info!(core = core_url, "the core is remote");
-    let clients = CoreClients::connect_lazy(core_url, limits.max_message)?;
+    if limits.edge_secret.is_none() {
+        tracing::warn!(
+            "no QUIRE_EDGE_SECRET: the core counts every sign-up and log-in from this edge under \
+             the edge's own address (set the same secret on both)"
+        );
+    }
+    let clients =
+        CoreClients::connect_lazy(core_url, limits.max_message, limits.edge_secret.as_deref())?;
     serve_edge(http, clients, limits, shutdown).await
 }
 

@@ -8,6 +8,8 @@ mod m0002_web_sessions;
 mod m0003_file_digest;
 mod m0004_idempotency_keys;
 mod m0005_resumable_uploads;
+mod m0006_session_idle_timeout;
+mod m0007_storage_reservations;
 
 pub struct Migrator;
 
@@ -20,6 +22,8 @@ impl MigratorTrait for Migrator {
             Box::new(m0003_file_digest::Migration),
             Box::new(m0004_idempotency_keys::Migration),
             Box::new(m0005_resumable_uploads::Migration),
+            Box::new(m0006_session_idle_timeout::Migration),
+            Box::new(m0007_storage_reservations::Migration),
         ]
     }
 }

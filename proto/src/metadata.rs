@@ -2,6 +2,10 @@
 
 pub const AUTHORIZATION: &str = "authorization";
 pub const REQUEST_ID: &str = "x-request-id";
+/// The secret an edge proves itself with (QUIRE_EDGE_SECRET): only a caller that sends it (or
+/// the edge in the core's own process) may state the client address that per-address limits
+/// count.
+pub const EDGE_SECRET: &str = "x-quire-edge-secret";
 /// draft-ietf-httpapi-idempotency-key-header: a retry with the same key gets the first answer.
 pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
 /// Set on an answer that repeats the first answer to its `Idempotency-Key`.

@@ -24,7 +24,10 @@ mod requests;
 pub mod toolbox;
 mod tools;
 pub use pdf_fixtures::noise;
-pub use requests::{authed, digest_of, eicar, file_form, in_session, problem};
+pub use requests::{
+    EDGE_SECRET, as_edge, authed, csrf_token, digest_of, eicar, file_form, in_session, problem,
+    session_cookie,
+};
 pub use tools::{
     clamd_addr, fresh_postgres_database, pdf_corpus, pdfium_lib, python, small_clamd_addr,
     test_worker,
@@ -59,6 +62,9 @@ pub fn test_config(extra: &[&str]) -> CoreConfig {
             "--pdfium-lib".to_owned(),
             pdfium_lib().display().to_string(),
         ]);
+    }
+    if !extra.contains(&"--edge-secret") {
+        args.extend(["--edge-secret".to_owned(), EDGE_SECRET.to_owned()]);
     }
     args.extend(extra.iter().map(|s| s.to_string()));
     ConfigArgs::parse_from(args).core
@@ -242,8 +248,12 @@ impl RemoteEdge {
     pub async fn start(core_url: &str, limits: quire_edge::serve::EdgeSettings) -> RemoteEdge {
         let http = TcpListener::bind("127.0.0.1:0").await.expect("bind http");
         let base = format!("http://{}", http.local_addr().expect("http addr"));
-        let clients =
-            quire_edge::CoreClients::connect_lazy(core_url, limits.max_message).expect("core url");
+        let clients = quire_edge::CoreClients::connect_lazy(
+            core_url,
+            limits.max_message,
+            limits.edge_secret.as_deref(),
+        )
+        .expect("core url");
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         tokio::spawn(quire_edge::serve::serve_edge(
             http,

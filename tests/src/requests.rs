@@ -23,6 +23,41 @@ pub fn in_session<T>(message: T, session_token: &str) -> tonic::Request<T> {
     request
 }
 
+/// The QUIRE_EDGE_SECRET of every test stack ([`crate::test_config`]).
+pub const EDGE_SECRET: &str = "test-edge-secret-0123456789abcdef0123456789";
+
+/// A gRPC request as an edge sends it: with the edge secret, so the core takes the client
+/// address it states.
+pub fn as_edge<T>(message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    request.metadata_mut().insert(
+        quire_proto::metadata::EDGE_SECRET,
+        EDGE_SECRET.parse().expect("ascii secret"),
+    );
+    request
+}
+
+/// The `quire_session=<token>` pair a web answer sets (not one that clears it), for a `Cookie`
+/// header.
+pub fn session_cookie(response: &reqwest::Response) -> Option<String> {
+    response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("quire_session=") && !v.starts_with("quire_session=;"))
+        .and_then(|v| v.split(';').next())
+        .map(str::to_owned)
+}
+
+/// The anti-CSRF token a logged-in page carries in its `csrf-token` meta element.
+pub fn csrf_token(html: &str) -> Option<String> {
+    html.split("name=\"csrf-token\" content=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .map(str::to_owned)
+}
+
 /// A multipart form with one `file` part.
 pub fn file_form(name: &str, bytes: Vec<u8>) -> reqwest::multipart::Form {
     reqwest::multipart::Form::new().part(

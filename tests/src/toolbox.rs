@@ -58,8 +58,17 @@ impl Toolbox {
         let mut accounts = AccountServiceClient::connect(stack.grpc.clone())
             .await
             .unwrap();
-        let session = accounts
+        accounts
             .sign_up(v1::SignUpRequest {
+                email: email.into(),
+                password: "correct horse battery staple".into(),
+                client_address: "192.0.2.1".into(),
+            })
+            .await
+            .unwrap();
+        // Sign-up opens no session (it answers alike for a known address): log in.
+        let session = accounts
+            .log_in(v1::LogInRequest {
                 email: email.into(),
                 password: "correct horse battery staple".into(),
                 client_address: "192.0.2.1".into(),

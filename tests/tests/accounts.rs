@@ -3,11 +3,22 @@
 //! files listed and deleted, password change, and the limits on failed logins.
 
 use quire_core::quota::Plan;
-use quire_e2e::{Stack, both_databases, file_form, in_session, noise, problem, v1};
+use quire_e2e::{Stack, as_edge, both_databases, file_form, in_session, noise, problem, v1};
 use sea_orm::{ColumnTrait, QueryFilter};
 use tonic::{Code, transport::Channel};
 use tonic_types::StatusExt;
 use v1::{account_service_client::AccountServiceClient, file_service_client::FileServiceClient};
+
+#[path = "accounts/backoff.rs"]
+mod backoff;
+#[path = "accounts/client_address.rs"]
+mod client_address;
+#[path = "accounts/hostile_requests.rs"]
+mod hostile_requests;
+#[path = "accounts/sessions.rs"]
+mod sessions;
+#[path = "accounts/sign_up_privacy.rs"]
+mod sign_up_privacy;
 
 const PASSWORD: &str = "correct horse battery staple";
 
@@ -24,18 +35,19 @@ async fn accounts(stack: &Stack) -> AccountServiceClient<Channel> {
         .unwrap()
 }
 
+/// Signs up, then logs in (sign-up opens no session) and returns the session.
 async fn sign_up(client: &mut AccountServiceClient<Channel>, email: &str) -> v1::Session {
-    client
-        .sign_up(v1::SignUpRequest {
+    let answer = client
+        .sign_up(as_edge(v1::SignUpRequest {
             email: email.into(),
             password: PASSWORD.into(),
             client_address: "192.0.2.1".into(),
-        })
+        }))
         .await
         .unwrap()
-        .into_inner()
-        .session
-        .unwrap()
+        .into_inner();
+    assert_eq!(answer, v1::SignUpResponse::default());
+    log_in(client, email, PASSWORD, "192.0.2.1").await.unwrap()
 }
 
 async fn log_in(
@@ -45,11 +57,11 @@ async fn log_in(
     address: &str,
 ) -> Result<v1::Session, tonic::Status> {
     client
-        .log_in(v1::LogInRequest {
+        .log_in(as_edge(v1::LogInRequest {
             email: email.into(),
             password: password.into(),
             client_address: address.into(),
-        })
+        }))
         .await
         .map(|r| r.into_inner().session.unwrap())
 }
@@ -70,6 +82,7 @@ both_databases!(sign_up_keys_files_and_sessions, |db| {
     let session = sign_up(&mut client, "Ada@Example.com").await;
     assert!(session.token.starts_with("qs_"));
     assert!(session.csrf_token.len() >= 32);
+    // A known address: the same empty answer as a new one (see backoff.rs for the whole case).
     let taken = client
         .sign_up(v1::SignUpRequest {
             email: "ada@example.com".into(),
@@ -77,8 +90,9 @@ both_databases!(sign_up_keys_files_and_sessions, |db| {
             client_address: String::new(),
         })
         .await
-        .unwrap_err();
-    assert_eq!(reason(&taken), "email-taken");
+        .unwrap()
+        .into_inner();
+    assert_eq!(taken, v1::SignUpResponse::default());
 
     let me = client
         .get_account(in_session(v1::GetAccountRequest {}, &session.token))
@@ -238,26 +252,35 @@ both_databases!(sign_up_keys_files_and_sessions, |db| {
         .await
         .unwrap();
 
-    // A password change ends every session.
+    // A password change ends every session and opens a new one for the caller.
     let refused = client
         .change_password(in_session(
             v1::ChangePasswordRequest {
                 current_password: "not the password".into(),
                 new_password: "a brand new passphrase".into(),
+                client_address: String::new(),
             },
             &first.token,
         ))
         .await
         .unwrap_err();
     assert_eq!(reason(&refused), "invalid-credentials");
-    client
+    let renewed = client
         .change_password(in_session(
             v1::ChangePasswordRequest {
                 current_password: PASSWORD.into(),
                 new_password: "a brand new passphrase".into(),
+                client_address: String::new(),
             },
             &first.token,
         ))
+        .await
+        .unwrap()
+        .into_inner()
+        .session
+        .unwrap();
+    client
+        .get_account(in_session(v1::GetAccountRequest {}, &renewed.token))
         .await
         .unwrap();
     for token in [&first.token, &second.token] {
@@ -281,61 +304,6 @@ both_databases!(sign_up_keys_files_and_sessions, |db| {
     .await
     .unwrap();
 });
-
-both_databases!(
-    failed_logins_are_limited_per_account_and_per_address,
-    |db| {
-        let stack = Stack::start(db).await;
-        let mut client = accounts(&stack).await;
-        sign_up(&mut client, "bob@example.com").await;
-        for _ in 0..5 {
-            let wrong = log_in(
-                &mut client,
-                "bob@example.com",
-                "guess guess guess",
-                "198.51.100.7",
-            )
-            .await
-            .unwrap_err();
-            assert_eq!(reason(&wrong), "invalid-credentials");
-        }
-        // Even the right password waits now, from any address.
-        let limited = log_in(&mut client, "bob@example.com", PASSWORD, "203.0.113.9")
-            .await
-            .unwrap_err();
-        assert_eq!(limited.code(), Code::ResourceExhausted);
-        assert_eq!(reason(&limited), "too-many-login-attempts");
-        let retry: u64 = limited
-            .metadata()
-            .get("retry-after")
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .parse()
-            .unwrap();
-        assert!((1..=900).contains(&retry), "{retry}");
-
-        // One address trying many accounts is stopped too (5 failures above + 15 here = 20).
-        for i in 0..15 {
-            log_in(
-                &mut client,
-                &format!("user{i}@example.com"),
-                "guess guess guess",
-                "198.51.100.7",
-            )
-            .await
-            .unwrap_err();
-        }
-        sign_up(&mut client, "carol@example.com").await;
-        let from_address = log_in(&mut client, "carol@example.com", PASSWORD, "198.51.100.7")
-            .await
-            .unwrap_err();
-        assert_eq!(reason(&from_address), "too-many-login-attempts");
-        log_in(&mut client, "carol@example.com", PASSWORD, "203.0.113.9")
-            .await
-            .unwrap();
-    }
-);
 
 both_databases!(sessions_only_reach_their_own_account, |db| {
     let stack = Stack::start(db).await;
@@ -392,8 +360,10 @@ both_databases!(
             .exec(db)
             .await
             .unwrap();
+        // Failures count for 12 hours.
+        let long_past = chrono::Utc::now() - chrono::Duration::hours(13);
         login_failure::Entity::update_many()
-            .col_expr(login_failure::Column::FailedAt, Expr::value(past))
+            .col_expr(login_failure::Column::FailedAt, Expr::value(long_past))
             .exec(db)
             .await
             .unwrap();
@@ -422,11 +392,11 @@ both_databases!(sign_ups_are_limited_per_address, |db| {
         let mut client = client.clone();
         async move {
             client
-                .sign_up(v1::SignUpRequest {
+                .sign_up(as_edge(v1::SignUpRequest {
                     email,
                     password: PASSWORD.into(),
                     client_address: address.into(),
-                })
+                }))
                 .await
         }
     };

@@ -160,3 +160,75 @@ both_databases!(files_over_the_upload_cap_get_413_and_leave_nothing, |db| {
         .assert_nothing_left(account, Duration::from_secs(5))
         .await;
 });
+
+// The file of an answer kept for Idempotency-Key retries counts in the storage quota until it
+// expires: one that does not fit is refused (the same request without a key is answered), and
+// the sweeper's expiry gives its bytes back.
+both_databases!(kept_idempotent_answers_count_in_the_storage_quota, |db| {
+    let stack = Stack::start_with(db, test_config(&["--free-storage-quota", "200000"])).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let pdf = quire_e2e::pdf_fixtures::text_pdf(&[&["kept for retries"]], (595.0, 842.0));
+    let compress = |idem: Option<&str>| {
+        let mut request = Client::new()
+            .post(stack.url("/api/v1/process/compress-pdf"))
+            .bearer_auth(&key)
+            .multipart(file_form("doc.pdf", pdf.clone()));
+        if let Some(idem) = idem {
+            request = request.header("idempotency-key", idem);
+        }
+        request.send()
+    };
+    let on = &stack;
+    let figures = move || async move {
+        let stack = on;
+        let model = stack.account(account).await;
+        let usage = quire_core::auth::web::usage(
+            &stack.core.db,
+            &stack.core.config,
+            &model,
+            chrono::Utc::now(),
+        )
+        .await
+        .unwrap();
+        (usage.storage_used, usage.storage_reserved)
+    };
+    let first = compress(Some("first")).await.unwrap();
+    assert_eq!(first.status(), 200);
+    let answer = first.bytes().await.unwrap();
+    let kept = answer.len() as u64;
+    assert_eq!(figures().await, (kept, kept));
+
+    // Files take all but half an answer's room.
+    let filler = (200_000 - kept - kept / 2) as usize;
+    let stored = Client::new()
+        .post(stack.url("/api/upload"))
+        .bearer_auth(&key)
+        .multipart(file_form("filler.bin", quire_e2e::noise(filler, 9)))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stored.status(), 201);
+    let refused = problem(
+        compress(Some("second")).await.unwrap(),
+        413,
+        "storage-quota-exceeded",
+    )
+    .await;
+    let detail = refused["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("Idempotency-Key") && detail.contains("200000"),
+        "{detail}"
+    );
+    assert_eq!(compress(None).await.unwrap().status(), 200);
+    let replayed = compress(Some("first")).await.unwrap();
+    assert_eq!(replayed.headers()["idempotent-replayed"], "true");
+    assert_eq!(replayed.bytes().await.unwrap(), answer);
+    assert_eq!(figures().await, (filler as u64 + kept, kept));
+
+    let later = chrono::Utc::now() + chrono::Duration::hours(25);
+    quire_core::idempotency::ledger::sweep(&stack.core, later)
+        .await
+        .unwrap();
+    assert_eq!(figures().await, (filler as u64, 0));
+    assert_eq!(compress(Some("second")).await.unwrap().status(), 200);
+});

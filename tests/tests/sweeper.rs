@@ -9,7 +9,7 @@ use quire_core::{
     quota::{Plan, storage},
 };
 use quire_e2e::{Stack, both_databases};
-use sea_orm::{ActiveModelTrait, ActiveValue::Set};
+use sea_orm::{ActiveModelTrait, ActiveValue::Set, TransactionTrait};
 
 async fn unfinished(stack: &Stack, account: i64, state: &str, size: i64, age: Duration) {
     let token = quire_core::files::names::new_token();
@@ -37,9 +37,11 @@ both_databases!(sweeper_removes_what_a_crash_left_behind, |db| {
     let stack = Stack::start_with(db, quire_e2e::test_config(&["--upload-timeout", "60"])).await;
     let (account, _) = stack.account_with_key(Plan::Free, "upload").await;
     // A crash after the reservation: 500 bytes reserved for a commit that never finished.
-    storage::reserve(&stack.core.db, account, 500, 1 << 30)
+    let txn = stack.core.db.begin().await.unwrap();
+    storage::reserve(&txn, &stack.core.config, account, 500, None)
         .await
         .unwrap();
+    txn.commit().await.unwrap();
     unfinished(&stack, account, STATE_COMMITTING, 500, Duration::minutes(5)).await;
     unfinished(&stack, account, STATE_PENDING, 0, Duration::minutes(5)).await;
     // Still within the upload timeout: maybe streaming into another replica right now.

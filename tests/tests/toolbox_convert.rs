@@ -212,3 +212,76 @@ async fn html_sites_print_with_nothing_fetched_from_elsewhere() {
         .unwrap_err();
     assert_eq!(wide.code(), tonic::Code::InvalidArgument);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn html_pages_that_navigate_answer_at_once() {
+    let stack = Stack::start(Db::Sqlite).await;
+    let mut toolbox = Toolbox::open(&stack, "navigate@example.com").await;
+    // Far under the job's time limit, which a page that navigated used to hold.
+    let at_once = Duration::from_secs(10);
+    let pages: [(&str, &[u8]); 3] = [
+        (
+            "refresh.html",
+            b"<meta http-equiv=\"refresh\" content=\"0;url=https://example.com/\"><p>Staying here</p>",
+        ),
+        (
+            "script.html",
+            b"<p>Staying here</p><script>location.href = 'https://example.com/'</script>",
+        ),
+        (
+            "form.html",
+            b"<form method=post action=\"https://example.com/\"></form><p>Staying here</p><script>document.forms[0].submit()</script>",
+        ),
+    ];
+    for (name, page) in pages {
+        let started = std::time::Instant::now();
+        let (summary, pdf) = toolbox
+            .run(
+                Tool::HtmlToPdf(v1::HtmlToPdfOptions::default()),
+                &[(name, page.to_vec())],
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let took = started.elapsed();
+        assert!(took < at_once, "{name}: {took:?}");
+        let text = texts(&facts(pdf).await.unwrap()).join(" ");
+        assert!(text.contains("Staying here"), "{name}: {text}");
+        let refused = note(&summary, "not-fetched").unwrap_or_default();
+        assert!(
+            refused.contains("https://example.com/"),
+            "{name}: {refused}"
+        );
+    }
+
+    // A page that replaces itself anyway is refused, as the page's fault.
+    let started = std::time::Instant::now();
+    let left = toolbox
+        .run(
+            Tool::HtmlToPdf(v1::HtmlToPdfOptions::default()),
+            &[(
+                "blank.html",
+                b"<p>Leaving</p><script>location.href = 'about:blank'</script>".to_vec(),
+            )],
+        )
+        .await
+        .unwrap_err();
+    assert!(started.elapsed() < at_once, "{:?}", started.elapsed());
+    assert_eq!(reason(&left), "unprocessable-file", "{left:?}");
+    assert_eq!(left.code(), tonic::Code::FailedPrecondition);
+    assert!(
+        left.message().contains("replaced itself"),
+        "{}",
+        left.message()
+    );
+
+    // The worker's browser prints the next page.
+    let (_, pdf) = toolbox
+        .run(
+            Tool::HtmlToPdf(v1::HtmlToPdfOptions::default()),
+            &[("next.html", b"<p>Next page</p>".to_vec())],
+        )
+        .await
+        .unwrap();
+    let text = texts(&facts(pdf).await.unwrap()).join(" ");
+    assert!(text.contains("Next page"), "{text}");
+}

@@ -9,6 +9,9 @@ use quire_e2e::{
     pdf_fixtures::{A4, photo_jpeg, photo_pdf, text_pdf},
 };
 
+#[path = "web/account_forms.rs"]
+mod account_forms;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn web_interface_in_chromium() {
     let stack = Stack::start(Db::Sqlite).await;

@@ -34,10 +34,11 @@ async fn ocr(stack: &Stack, key: &str, pdf: Vec<u8>) -> reqwest::Response {
         .unwrap()
 }
 
-/// Worker processes started by this test process.
+/// Worker processes started by this test process: its children, or their children when they
+/// run in a bubblewrap view (bwrap stands between).
 fn our_workers() -> Vec<u32> {
-    let me = std::process::id().to_string();
-    std::fs::read_dir("/proc")
+    let me: u32 = std::process::id();
+    let processes: std::collections::HashMap<u32, (String, u32)> = std::fs::read_dir("/proc")
         .unwrap()
         .flatten()
         .filter_map(|entry| {
@@ -45,9 +46,24 @@ fn our_workers() -> Vec<u32> {
             let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
             // pid (comm) state ppid ...
             let (comm, rest) = stat.split_once(") ")?;
-            let ppid = rest.split(' ').nth(1)?;
-            (comm.ends_with("quire-test-work") && ppid == me).then_some(pid)
+            let ppid = rest.split(' ').nth(1)?.parse().ok()?;
+            Some((pid, (comm.to_owned(), ppid)))
         })
+        .collect();
+    let ours = |mut pid: u32| {
+        for _ in 0..4 {
+            match processes.get(&pid) {
+                Some(&(_, ppid)) if ppid == me => return true,
+                Some(&(_, ppid)) => pid = ppid,
+                None => return false,
+            }
+        }
+        false
+    };
+    processes
+        .iter()
+        .filter(|(pid, (comm, _))| comm.ends_with("quire-test-work") && ours(**pid))
+        .map(|(pid, _)| *pid)
         .collect()
 }
 
@@ -206,4 +222,71 @@ async fn a_page_too_big_for_the_memory_limit_is_a_422() {
         "{detail}"
     );
     assert_serving(&stack, &key).await;
+}
+
+/// Whether `pid` sees `path` in its view: its root, read through /proc/<pid>/root.
+fn sees(pid: u32, path: &std::path::Path) -> bool {
+    let inside = path.strip_prefix("/").expect("an absolute path");
+    std::path::Path::new(&format!("/proc/{pid}/root"))
+        .join(inside)
+        .exists()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_sees_only_its_view_without_network() {
+    let _serial = ONE_AT_A_TIME.lock().await;
+    let stack = Stack::start_with(Db::Sqlite, test_config(&["--workers", "1"])).await;
+    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+    // A job through the worker: its view holds what PDFium and Tesseract need.
+    assert_serving(&stack, &key).await;
+    let workers = our_workers();
+    let worker = *workers.first().expect("a worker process");
+    let cmdline = std::fs::read(format!("/proc/{worker}/cmdline")).expect("its command line");
+    let args: Vec<String> = cmdline
+        .split(|&b| b == 0)
+        .map(|arg| String::from_utf8_lossy(arg).into_owned())
+        .collect();
+    let engines = args
+        .iter()
+        .position(|arg| arg == "--engine-dir")
+        .map(|at| std::path::PathBuf::from(&args[at + 1]))
+        .expect("--engine-dir");
+    let data = engines.parent().expect("the data folder");
+    assert!(
+        sees(worker, &data.join("processing")),
+        "the staging folder is not in the worker's view (or the test cannot look)"
+    );
+    for hidden in [
+        data.join("quire.db"),
+        data.join("blobs"),
+        data.join("staging"),
+        "/etc/passwd".into(),
+        "/root".into(),
+    ] {
+        assert!(
+            !sees(worker, &hidden),
+            "the worker sees {}",
+            hidden.display()
+        );
+    }
+    let status = std::fs::read_to_string(format!("/proc/{worker}/status")).expect("its status");
+    let effective = status
+        .lines()
+        .find_map(|line| line.strip_prefix("CapEff:"))
+        .and_then(|caps| u64::from_str_radix(caps.trim(), 16).ok())
+        .expect("its capabilities");
+    const CAP_SYS_ADMIN: u64 = 1 << 21;
+    assert_eq!(
+        effective & CAP_SYS_ADMIN,
+        0,
+        "the worker can mount: {status}"
+    );
+    let environ = std::fs::read(format!("/proc/{worker}/environ")).expect("its environment");
+    assert!(
+        !String::from_utf8_lossy(&environ).contains("QUIRE_DATABASE_URL"),
+        "the worker knows the database's address"
+    );
+    let ours = std::fs::read_link("/proc/self/ns/net").expect("our netns");
+    let theirs = std::fs::read_link(format!("/proc/{worker}/ns/net")).expect("its netns");
+    assert_ne!(ours, theirs, "the worker shares the core's network");
 }

@@ -47,7 +47,12 @@ try {
   await page.fill("#email", email);
   await page.fill("#password", password);
   await shot(page, "02-signup");
-  await Promise.all([page.waitForURL("**/dashboard"), page.click("form button[type=submit]")]);
+  // Sign-up answers alike for a new address and a known one: the log-in form, with a notice.
+  await Promise.all([page.waitForLoadState("load"), page.click("form button[type=submit]")]);
+  assert.match(await page.textContent(".notice"), /log in with your password/);
+  assert.equal(await page.inputValue("#email"), email);
+  await page.fill("#password", password);
+  await Promise.all([page.waitForURL("**/dashboard"), page.click("form.stack button[type=submit]")]);
   assert.equal(await page.textContent("#plan"), "FREE");
   assert.match(await page.textContent("#calls-left"), /^100 left today/);
   await shot(page, "03-dashboard");
@@ -268,7 +273,7 @@ try {
   step("every tool page at 1200px: no error logged, no CSP violation");
   const listed = await walkTools(toolboxChecks, 1200);
 
-  step("password change ends the session; the new password logs in");
+  step("password change ends the other sessions, keeps this browser in; the new password logs in");
   await page.goto(`${base}/dashboard/account`);
   await page.fill("#current", "not the password");
   await page.fill("#new", "an even better passphrase");
@@ -277,10 +282,10 @@ try {
   await page.fill("#current", password);
   await page.fill("#new", "an even better passphrase");
   await shot(page, "13-account");
-  await Promise.all([page.waitForURL("**/login?changed=1"), page.click("#change-password button[type=submit]")]);
-  assert.match(await page.textContent(".notice"), /log in again/);
-  await page.goto(`${base}/dashboard`);
-  assert.match(page.url(), /\/login\?next=/);
+  await Promise.all([page.waitForURL("**/dashboard/account?changed=1"), page.click("#change-password button[type=submit]")]);
+  assert.match(await page.textContent(".notice"), /Every other session/);
+  await Promise.all([page.waitForURL(`${base}/`), page.click("button:has-text('Log out')")]);
+  await page.goto(`${base}/login`);
   await page.fill("#email", email);
   await page.fill("#password", "an even better passphrase");
   await Promise.all([page.waitForURL("**/dashboard"), page.click("form.stack button[type=submit]")]);

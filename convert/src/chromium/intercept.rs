@@ -27,7 +27,8 @@ const REPORTED: usize = 20;
 /// What the page asked for that it did not get.
 #[derive(Debug, Default)]
 pub struct Refusals {
-    /// URLs outside the upload, refused.
+    /// URLs refused: outside the upload, or navigations of the top frame away from the
+    /// document.
     pub blocked: Vec<String>,
     /// Paths inside the upload's origin that are not in it.
     pub missing: Vec<String>,
@@ -112,6 +113,26 @@ pub fn answer(cdp: &mut Cdp, session: &str, site: &Site, params: &Value, refusal
             );
         }
     }
+}
+
+/// Refuses one `Fetch.requestPaused` of the page's session: a navigation of the top frame away
+/// from the entry. `Aborted`, not `BlockedByClient`: an aborted navigation leaves the document
+/// in place, a blocked one would replace it with the browser's error page.
+pub fn refuse_navigation(cdp: &mut Cdp, session: &str, params: &Value, refusals: &mut Refusals) {
+    let Some(request_id) = params.get("requestId").and_then(Value::as_str) else {
+        return;
+    };
+    let url = params
+        .pointer("/request/url")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    refusals.last_answer = Some(std::time::Instant::now());
+    refusals.note_blocked(url.to_string());
+    let _ = cdp.send(
+        "Fetch.failRequest",
+        json!({ "requestId": request_id, "errorReason": "Aborted" }),
+        Some(session),
+    );
 }
 
 /// The decoded path of a URL at the origin, without its query and fragment, relative to the

@@ -1,5 +1,6 @@
-//! One print: a fresh browser context (no cookies, cache or storage shared with another job), a
-//! page in it whose every request is answered by the interceptor, then `Page.printToPDF`.
+//! One print, in a page made ready by `prepare`: the entry opened, every request answered by
+//! the interceptor, the top frame kept on the uploaded document (`navigation`), then
+//! `Page.printToPDF`.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -12,13 +13,21 @@ use serde_json::{Value, json};
 
 use super::cdp::{Cdp, CdpError, Event};
 use super::intercept::{self, Refusals};
+use super::navigation::{self, Left, TopFrame};
 use super::options::PrintOptions;
+use super::prepare::{Prepared, discard};
 use crate::site::Site;
 
 /// After the load event, the page is printed once no request came for this long...
 const QUIET: Duration = Duration::from_millis(100);
 /// ...or after this long in any case (a page that keeps polling).
 const SETTLE_MAX: Duration = Duration::from_secs(2);
+/// The wait for web fonts and two frames ends after this long: a page that replaced
+/// `requestAnimationFrame` or `document.fonts` would hold it until the job's time limit.
+const FRAMES_MAX: Duration = Duration::from_secs(3);
+/// When chromium refuses a command on the page's session, how long its events are read for
+/// the reason (a navigation or a close is often told after the refusal).
+const EXPLAIN_MAX: Duration = Duration::from_secs(1);
 
 /// Why a job failed, before it is turned into a `ConvertError` by the caller (which knows
 /// whether the watcher killed the browser).
@@ -29,6 +38,14 @@ pub enum JobError {
     Crashed,
     /// The browser could not open the page.
     Navigation(String),
+    /// The page left the uploaded document (replaced or closed its top frame).
+    Left(Left),
+    /// Chromium refused a command because of what the page did (it navigated or closed itself
+    /// while the command ran), without an event telling which.
+    PageGone {
+        method: String,
+        message: String,
+    },
     Output(std::io::Error),
 }
 
@@ -38,137 +55,26 @@ impl From<CdpError> for JobError {
     }
 }
 
-/// Scripts may not open sockets the interceptor cannot see: WebSocket and WebTransport refuse
-/// (the URL is reported as blocked), WebRTC is absent. The dead proxy stops them anyway; this
-/// makes the refusal visible and immediate.
-const NO_SOCKETS: &str = r#"(() => {
-  const report = (url) => { try { globalThis.__quireBlocked(String(url)); } catch (_) {} };
-  const refuse = (name) => function (url) { report(url); throw new DOMException(name + " is not available when printing", "SecurityError"); };
-  for (const name of ["WebSocket", "WebTransport", "RTCPeerConnection", "webkitRTCPeerConnection"]) {
-    if (name in globalThis) { Object.defineProperty(globalThis, name, { value: refuse(name), configurable: false, writable: false }); }
-  }
-})();"#;
-
-/// A page made ready before its job: its own browser context, attached, every domain the job
-/// needs enabled. Making one costs a renderer process start (a few hundred ms), so `Chromium`
-/// keeps one spare between jobs when it is given idle time.
-#[derive(Debug)]
-pub struct Prepared {
-    context_id: String,
-    target_id: String,
-    session: String,
-}
-
-/// Makes a fresh page in a fresh browser context.
-pub fn prepare(cdp: &mut Cdp, deadline: Instant) -> Result<Prepared, JobError> {
-    let noop = &mut |_: &mut Cdp, _: Event| true;
-    let context = cdp.call(
-        "Target.createBrowserContext",
-        json!({}),
-        None,
-        deadline,
-        noop,
-    )?;
-    let context_id = context["browserContextId"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    let ready = prepare_in(cdp, &context_id, deadline);
-    if ready.is_err() {
-        let _ = cdp.send(
-            "Target.disposeBrowserContext",
-            json!({ "browserContextId": context_id }),
-            None,
-        );
-    }
-    ready
-}
-
-fn prepare_in(cdp: &mut Cdp, context_id: &str, deadline: Instant) -> Result<Prepared, JobError> {
-    let noop = &mut |_: &mut Cdp, _: Event| true;
-    cdp.call(
-        "Browser.setDownloadBehavior",
-        json!({ "behavior": "deny", "browserContextId": context_id }),
-        None,
-        deadline,
-        noop,
-    )?;
-    let target = cdp.call(
-        "Target.createTarget",
-        json!({ "url": "about:blank", "browserContextId": context_id }),
-        None,
-        deadline,
-        noop,
-    )?;
-    let target_id = target["targetId"].as_str().unwrap_or_default().to_string();
-    let attached = cdp.call(
-        "Target.attachToTarget",
-        json!({ "targetId": target_id, "flatten": true }),
-        None,
-        deadline,
-        noop,
-    )?;
-    let session = attached["sessionId"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    let domains = [
-        (
-            "Fetch.enable",
-            json!({ "patterns": [{ "urlPattern": "*", "requestStage": "Request" }] }),
-        ),
-        ("Page.enable", json!({})),
-        ("Page.setLifecycleEventsEnabled", json!({ "enabled": true })),
-        ("Inspector.enable", json!({})),
-        // Bindings report through Runtime events, which only flow with the domain enabled.
-        ("Runtime.enable", json!({})),
-        ("Runtime.addBinding", json!({ "name": "__quireBlocked" })),
-        (
-            "Page.addScriptToEvaluateOnNewDocument",
-            json!({ "source": NO_SOCKETS }),
-        ),
-    ];
-    for (method, params) in domains {
-        cdp.call(method, params, Some(&session), deadline, noop)?;
-    }
-    Ok(Prepared {
-        context_id: context_id.to_string(),
-        target_id,
-        session,
-    })
-}
-
-/// Closes the page and drops its context (cookies, cache, storage) without waiting: the browser
-/// takes a second to tear a renderer down, which no user should wait for. The answers are
-/// skipped when a later wait meets them.
-pub fn discard(cdp: &mut Cdp, prepared: &Prepared) {
-    let _ = cdp.send(
-        "Target.closeTarget",
-        json!({ "targetId": prepared.target_id }),
-        None,
-    );
-    let _ = cdp.send(
-        "Target.disposeBrowserContext",
-        json!({ "browserContextId": prepared.context_id }),
-        None,
-    );
-}
-
 struct Page<'a> {
     site: &'a Site,
     session: String,
     refusals: Refusals,
     /// Loader ids of the navigations that reached their load event.
     loaded: Vec<String>,
+    top: TopFrame,
     crashed: bool,
 }
 
 impl Page<'_> {
     fn on_event(&mut self, cdp: &mut Cdp, event: Event) {
+        self.top.on_event(&event);
         if event.session.as_deref() != Some(self.session.as_str()) {
             return;
         }
         match event.method.as_str() {
+            "Fetch.requestPaused" if self.top.refuses(&event.params) => {
+                intercept::refuse_navigation(cdp, &self.session, &event.params, &mut self.refusals)
+            }
             "Fetch.requestPaused" => intercept::answer(
                 cdp,
                 &self.session,
@@ -214,13 +120,56 @@ impl Page<'_> {
             deadline,
             &mut |cdp, event| {
                 self.on_event(cdp, event);
-                !self.crashed
+                !self.crashed && self.top.left.is_none()
             },
         );
+        self.check()?;
+        match result {
+            Err(CdpError::Protocol { method, message }) => {
+                Err(self.explain_refusal(cdp, method, message))
+            }
+            other => Ok(other?),
+        }
+    }
+
+    /// The page crashed or left the document.
+    fn check(&mut self) -> Result<(), JobError> {
         if self.crashed {
             return Err(JobError::Crashed);
         }
-        Ok(result?)
+        match self.top.left.take() {
+            Some(left) => Err(JobError::Left(left)),
+            None => Ok(()),
+        }
+    }
+
+    /// Why chromium refused a command on the page's session: a refusal the page caused (it
+    /// navigated or closed while the command ran) is the page's, and its events usually say
+    /// how, shortly after.
+    fn explain_refusal(&mut self, cdp: &mut Cdp, method: String, message: String) -> JobError {
+        if !navigation::caused_by_page(&message) {
+            return JobError::Cdp(CdpError::Protocol { method, message });
+        }
+        let until = Instant::now() + EXPLAIN_MAX;
+        while let Ok(Some(event)) = cdp.next_event(until) {
+            self.on_event(cdp, event);
+            if let Err(error) = self.check() {
+                return error;
+            }
+        }
+        JobError::PageGone { method, message }
+    }
+
+    /// Handles events until `until`, or until the page crashes or leaves.
+    fn pump(&mut self, cdp: &mut Cdp, until: Instant) -> Result<Option<()>, JobError> {
+        match cdp.next_event(until)? {
+            Some(event) => {
+                self.on_event(cdp, event);
+                self.check()?;
+                Ok(Some(()))
+            }
+            None => Ok(None),
+        }
     }
 }
 
@@ -240,6 +189,7 @@ pub fn print(
         session: prepared.session.clone(),
         refusals: Refusals::default(),
         loaded: Vec::new(),
+        top: TopFrame::new(&prepared.target_id, &prepared.session),
         crashed: false,
     };
     let result = print_page(cdp, &mut page, options, output, deadline);
@@ -277,20 +227,18 @@ fn print_page(
 }
 
 /// Until the load event of this navigation (matched by its loader, so that nothing left over
-/// from the page's about:blank counts).
+/// from the page's about:blank counts), or until the document stopped loading without one (a
+/// navigation it started while loading stopped its parser).
 fn wait_for_load(
     cdp: &mut Cdp,
     page: &mut Page,
     loader: &str,
     deadline: Instant,
 ) -> Result<(), JobError> {
-    while !page.loaded.iter().any(|seen| seen == loader) {
-        match cdp.next_event(deadline)? {
-            Some(event) => page.on_event(cdp, event),
-            None => return Err(JobError::Cdp(CdpError::Timeout)),
-        }
-        if page.crashed {
-            return Err(JobError::Crashed);
+    page.check()?;
+    while !page.top.stopped && !page.loaded.iter().any(|seen| seen == loader) {
+        if page.pump(cdp, deadline)?.is_none() {
+            return Err(JobError::Cdp(CdpError::Timeout));
         }
     }
     Ok(())
@@ -302,12 +250,18 @@ fn wait_for_load(
 fn settle(cdp: &mut Cdp, page: &mut Page, deadline: Instant) -> Result<(), JobError> {
     let fonts_and_frames = "document.fonts.ready.then(() => new Promise(done => \
         requestAnimationFrame(() => requestAnimationFrame(() => done(true)))))";
-    page.call(
+    let frames_until = (Instant::now() + FRAMES_MAX).min(deadline);
+    match page.call(
         cdp,
         "Runtime.evaluate",
-        json!({ "expression": fonts_and_frames, "awaitPromise": true }),
-        deadline,
-    )?;
+        json!({ "expression": fonts_and_frames, "awaitPromise": true, "returnByValue": true }),
+        frames_until,
+    ) {
+        Ok(_) => {}
+        // Past FRAMES_MAX the page is printed as it is; the answer, when it comes, is skipped.
+        Err(JobError::Cdp(CdpError::Timeout)) if Instant::now() < deadline => {}
+        Err(error) => return Err(error),
+    }
     let give_up = (Instant::now() + SETTLE_MAX).min(deadline);
     loop {
         let quiet_until = match page.refusals.last_answer {
@@ -317,12 +271,7 @@ fn settle(cdp: &mut Cdp, page: &mut Page, deadline: Instant) -> Result<(), JobEr
         if Instant::now() >= quiet_until {
             return Ok(());
         }
-        if let Some(event) = cdp.next_event(quiet_until)? {
-            page.on_event(cdp, event);
-            if page.crashed {
-                return Err(JobError::Crashed);
-            }
-        }
+        page.pump(cdp, quiet_until)?;
     }
 }
 

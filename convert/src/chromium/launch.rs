@@ -9,7 +9,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::cdp::{Cdp, CdpError};
-use super::job::Prepared;
+use super::prepare::Prepared;
 use crate::ConvertError;
 use crate::process::{Spawn, Supervised, network_isolation};
 
@@ -60,6 +60,8 @@ pub fn launch(
     ];
     spawn.fds = vec![(commands_read.into(), 3), (answers_write.into(), 4)];
     spawn.stderr_log = Some(log.clone());
+    // In its view (`process::View`) the browser writes its profile only.
+    spawn.writable = vec![profile.clone()];
     let engine = Supervised::spawn(spawn)
         .map_err(|e| ConvertError::Engine(format!("could not start chromium: {e}")))?;
     let cdp = Cdp::new(commands_write, answers_read)
@@ -113,7 +115,10 @@ fn flags(profile: &Path) -> Vec<OsString> {
         "--disable-breakpad".into(),
         "--disable-domain-reliability".into(),
         "--disable-client-side-phishing-detection".into(),
-        "--disable-features=Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider".into(),
+        // Prerender2: a prerendered page is a target of its own, outside the job's interceptor,
+        // and its activation would replace the page without a request to refuse.
+        "--disable-features=Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider,Prerender2"
+            .into(),
         "--no-pings".into(),
         "--mute-audio".into(),
         "--hide-scrollbars".into(),
@@ -126,10 +131,11 @@ fn flags(profile: &Path) -> Vec<OsString> {
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp".into(),
         "--webrtc-ip-handling-policy=disable_non_proxied_udp".into(),
     ];
-    // Chromium refuses to run as root with its sandbox: its zygote would need a user namespace
-    // for root too, and containers rarely grant one. Pages are still confined by the origin
-    // rules, the dead network, the worker's limits and (where possible) the network namespace.
-    if rustix::process::geteuid().is_root() {
+    // Chromium's own sandbox needs to run as a user other than root, with a /proc of its own
+    // and user namespaces allowed (`process::engines_may_sandbox_themselves`); elsewhere
+    // (root without bubblewrap, or nested in a worker's view) pages are still confined by the
+    // origin rules, the dead network, the worker's limits and the engine's view.
+    if !crate::process::engines_may_sandbox_themselves() {
         flags.push("--no-sandbox".into());
     }
     if !network_isolation() {

@@ -6,6 +6,8 @@
 //! never a DevTools port. Nothing outside the uploaded files is ever fetched: every request of
 //! the page is answered by `intercept` from the upload or refused, and the browser's own
 //! network is dead underneath (see `launch`). JavaScript stays on (reports draw charts with it).
+//! The page's top frame stays on the uploaded document: navigations away are refused, and a page
+//! that replaces or closes itself anyway is refused at once (see `navigation`).
 //!
 //! Every print runs under `process::watch_group` over the browser's process tree; an overrun
 //! kills it and the next job starts a new one. The browser is also started again after a crash
@@ -15,7 +17,9 @@ mod cdp;
 mod intercept;
 mod job;
 mod launch;
+mod navigation;
 mod options;
+mod prepare;
 
 pub use crate::site::Source;
 pub use intercept::ORIGIN;
@@ -66,7 +70,8 @@ impl ChromiumConfig {
 /// What the page asked for and did not get; the PDF was made without it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Printed {
-    /// URLs outside the upload the document asked for, refused (the first 20).
+    /// URLs the document asked for and was refused (the first 20): outside the upload, or a
+    /// navigation of the page away from itself (the uploaded document is what is printed).
     pub blocked: Vec<String>,
     /// Files the document referenced inside the upload that are not in it (the first 20).
     pub missing: Vec<String>,
@@ -104,7 +109,7 @@ impl Chromium {
             return Ok(());
         };
         if running.spare.is_none() {
-            match job::prepare(&mut running.cdp, deadline) {
+            match prepare::prepare(&mut running.cdp, deadline) {
                 Ok(prepared) => running.spare = Some(prepared),
                 Err(error) => {
                     self.stop();
@@ -157,7 +162,7 @@ impl Chromium {
         let watched = watch_group(pid, job_limits, || {
             let prepared = match spare {
                 Some(prepared) => prepared,
-                None => job::prepare(cdp, deadline)?,
+                None => prepare::prepare(cdp, deadline)?,
             };
             job::print(cdp, prepared, &site, options, output, deadline)
         });
@@ -212,6 +217,14 @@ impl Chromium {
             ),
             JobError::Navigation(reason) => {
                 ConvertError::Engine(format!("chromium could not open the page ({reason})"))
+            }
+            // The page's doing, not the browser's: the browser stays for the next job.
+            JobError::Left(left) => ConvertError::Refused(left.explain()),
+            JobError::PageGone { method, message } => {
+                tracing::info!(%method, %message, "chromium refused a command the page had made moot");
+                ConvertError::Refused(format!(
+                    "the page navigated or closed itself while it was printed (chromium: {message}); only the uploaded page is printed: remove the script that leaves it"
+                ))
             }
             JobError::Cdp(other) => {
                 self.stop();

@@ -3,7 +3,7 @@
 
 use std::fs;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{ChildStdin, ChildStdout};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::Deserialize;
 
 use super::{OfficeConfig, profile};
-use crate::process::{Spawn, Supervised};
+use crate::process::{Spawn, Supervised, hand_over};
 
 const BRIDGE: &str = include_str!("bridge.py");
 
@@ -88,6 +88,10 @@ impl Engine {
         spawn.stdin_piped = true;
         spawn.stdout_piped = true;
         spawn.stderr_log = Some(dir.join("engine.log"));
+        // Its view (`process::View`): LibreOffice's program folder to read, and the profile
+        // root to write (its profile, the template it keeps, the job files of `JobFiles`).
+        spawn.readable = vec![config.program_dir.clone()];
+        spawn.writable = vec![config.profile_root.clone()];
         let mut bridge = Supervised::spawn(spawn)?;
         let (Some(requests), Some(answers)) = (bridge.take_stdin(), bridge.take_stdout()) else {
             return Err(io::Error::other("the bridge's pipes were not set up"));
@@ -123,7 +127,10 @@ impl Engine {
         }
         match self.read_answer() {
             Some(answer) if answer.ready => {
-                self.soffice_pid = answer.soffice_pid;
+                // The bridge says its child's pid inside the engine's pid namespace.
+                self.soffice_pid = answer
+                    .soffice_pid
+                    .and_then(|pid| self.bridge.outer_pid(pid));
                 Ok(())
             }
             Some(answer) => Err(Failure::Start(answer.reason)),
@@ -166,6 +173,45 @@ impl Engine {
         let mut tail = Vec::new();
         let _ = log.read_to_end(&mut tail);
         String::from_utf8_lossy(&tail).trim().to_owned()
+    }
+}
+
+/// One job's files where the engine can reach them: the input copied, the PDF written, in
+/// `<profile root>/job` (the engine sees no other folder of the worker). Removed on drop.
+pub(super) struct JobFiles {
+    dir: PathBuf,
+    pub input: PathBuf,
+    pub output: PathBuf,
+}
+
+impl JobFiles {
+    pub fn stage(config: &OfficeConfig, input: &Path) -> io::Result<JobFiles> {
+        let dir = config.profile_root.join("job");
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir)?;
+        let files = JobFiles {
+            input: dir.join(input.file_name().unwrap_or("input".as_ref())),
+            output: dir.join("output.pdf"),
+            dir,
+        };
+        // A copy, not a link: handing a link to the engine's user would hand the original.
+        fs::copy(input, &files.input)?;
+        hand_over(&files.dir)?;
+        Ok(files)
+    }
+
+    /// Moves the PDF to where the caller wants it.
+    pub fn deliver(&self, output: &Path) -> io::Result<()> {
+        if fs::rename(&self.output, output).is_err() {
+            fs::copy(&self.output, output)?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for JobFiles {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
     }
 }
 

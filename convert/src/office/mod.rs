@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use crate::process::watch_group;
 use crate::{ConvertError, Limits};
-use engine::{Answer, Engine, Failure};
+use engine::{Answer, Engine, Failure, JobFiles};
 
 /// Jobs after which the engine is replaced.
 const RESTART_EVERY: u32 = 200;
@@ -105,7 +105,11 @@ impl Office {
         limits: Limits,
     ) -> Result<Converted, ConvertError> {
         sniff::check(input)?;
-        let (Some(input_text), Some(output_text)) = (input.to_str(), output.to_str()) else {
+        let files = JobFiles::stage(&self.config, input).map_err(|e| {
+            ConvertError::Engine(format!("cannot hand the document to LibreOffice: {e}"))
+        })?;
+        let (Some(input_text), Some(output_text)) = (files.input.to_str(), files.output.to_str())
+        else {
             return Err(ConvertError::Engine(
                 "the conversion's file paths are not UTF-8".to_owned(),
             ));
@@ -126,7 +130,11 @@ impl Office {
         if engine.jobs >= RESTART_EVERY {
             self.replace_engine();
         }
-        self.read(answer, output)
+        let converted = self.read(answer, &files.output)?;
+        files.deliver(output).map_err(|e| {
+            ConvertError::Engine(format!("cannot move LibreOffice's PDF into place: {e}"))
+        })?;
+        Ok(converted)
     }
 
     /// soffice.bin's pid while a ready engine runs (for diagnostics and tests).

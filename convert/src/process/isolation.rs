@@ -5,10 +5,11 @@ use std::sync::OnceLock;
 
 use rustix::process::geteuid;
 
-/// Whether engines can be started without network on this machine: probed once by running the
-/// `unshare` wrapper with `true`. Logs a warning once when they cannot.
+/// Whether engines are started without network on this machine: in their bubblewrap view
+/// (`sandbox`), else where the `unshare` wrapper, probed once with `true`, works. Logs a
+/// warning once when they cannot.
 pub fn network_isolation() -> bool {
-    unshare_args().is_some()
+    super::sandbox::engine_sandbox() != super::Sandbox::Off || unshare_args().is_some()
 }
 
 /// The `unshare` flags that work here, if any: plain `--net` needs CAP_SYS_ADMIN (root in most

@@ -3,18 +3,27 @@
 //! The API of this module (`Spawn`, `Supervised`, `watch`, `watch_group`, `watch_groups`, `Overrun`,
 //! `network_isolation`) is stable: both engines are written against it.
 //!
-//! An engine is started through small util-linux wrappers rather than code between fork and
-//! exec (which would need `unsafe`): `setpriv --pdeathsig KILL` so it dies with the worker,
-//! `prlimit --as=<hard>:` so it escapes the worker's soft address-space limit (Chromium reserves
-//! terabytes of address space), and `unshare --net` so it has no network where the machine
-//! allows it. Its memory is bounded instead by `watch`, which sums the resident size of its
-//! whole process tree.
+//! An engine is started through small wrappers rather than code between fork and exec (which
+//! would need `unsafe`). Where bubblewrap works (`sandbox`), `bwrap` gives it a view of the
+//! system's programs and libraries read-only, a private /tmp, /dev and /proc and only the
+//! folders its `Spawn` names, in its own mount, pid, IPC, UTS and network namespaces, dying with
+//! the worker, and it runs as `nobody` when the worker is root. Elsewhere (with one warning) it
+//! is started as before: `unshare --net` where the machine allows it, `setpriv --pdeathsig KILL`
+//! so it dies with the worker. Either way `prlimit --as=<hard>:` lifts the worker's soft
+//! address-space limit (Chromium reserves terabytes of address space); its memory is bounded
+//! instead by `watch`, which sums the resident size of its whole process tree.
 
 mod isolation;
+mod sandbox;
 mod tree;
+mod view;
 mod watch;
 
 pub use isolation::network_isolation;
+pub use sandbox::{
+    ENGINE_GID, ENGINE_UID, Sandbox, View, engine_sandbox, engines_may_sandbox_themselves,
+    engines_unprivileged, hand_over, worker_command, worker_sandbox,
+};
 pub use watch::{Overrun, watch, watch_group, watch_groups};
 
 use std::ffi::OsString;
@@ -22,7 +31,7 @@ use std::fs::File;
 use std::io;
 use std::os::fd::OwnedFd;
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use command_fds::{CommandFdExt, FdMapping};
@@ -43,6 +52,13 @@ pub struct Spawn {
     pub stdout_piped: bool,
     /// Where the engine's stderr goes (appended): `None` inherits the worker's.
     pub stderr_log: Option<PathBuf>,
+    /// Folders (or files) the engine reads beyond the system's programs and libraries, when it
+    /// runs in a view (`engine_sandbox()`); the program's own folder is added.
+    pub readable: Vec<PathBuf>,
+    /// Folders the engine writes (its profile, its work): bound read-write in its view and
+    /// handed to `nobody` when it runs as `nobody`. Nothing else outside its private /tmp is
+    /// writable.
+    pub writable: Vec<PathBuf>,
 }
 
 impl Spawn {
@@ -67,11 +83,36 @@ pub struct Supervised {
 
 impl Supervised {
     /// Starts the engine in its own process group, killed if the worker dies, with the
-    /// address-space limit lifted and, when `network_isolation()`, without network.
+    /// address-space limit lifted, in its view when `engine_sandbox()` is on, and without
+    /// network when `network_isolation()`.
     pub fn spawn(spawn: Spawn) -> io::Result<Supervised> {
-        let mut command = Command::new(first_wrapper());
-        command.args(wrapper_args());
-        command.arg(&spawn.program).args(&spawn.args);
+        let mode = sandbox::engine_sandbox();
+        let mut command = if mode == Sandbox::Off {
+            let mut command = Command::new(first_wrapper());
+            command.args(wrapper_args());
+            command.arg(&spawn.program);
+            command
+        } else {
+            for dir in &spawn.writable {
+                hand_over(dir)?;
+            }
+            let mut readable = spawn.readable.clone();
+            if let Some(dir) = spawn.program.parent().filter(|dir| dir.is_absolute()) {
+                readable.push(dir.to_path_buf());
+            }
+            let view = View {
+                readable,
+                writable: spawn.writable.clone(),
+                writable_at: Vec::new(),
+                tmp: None,
+            };
+            let mut tail = prlimit_args();
+            tail.push(spawn.program.clone().into_os_string());
+            let mut command = sandbox::engine_command(mode, &view, Path::new(&tail[0]));
+            command.args(&tail[1..]);
+            command
+        };
+        command.args(&spawn.args);
         command.envs(spawn.env.iter().map(|(k, v)| (k, v)));
         command.process_group(0);
         command.stdin(piped_or_null(spawn.stdin_piped));
@@ -97,8 +138,13 @@ impl Supervised {
             io::Error::new(
                 e.kind(),
                 format!(
-                    "cannot start {} (through util-linux's setpriv, prlimit and unshare): {e}",
-                    spawn.program.display()
+                    "cannot start {} (through {}): {e}",
+                    spawn.program.display(),
+                    if mode == Sandbox::Off {
+                        "util-linux's setpriv, prlimit and unshare"
+                    } else {
+                        "bubblewrap's bwrap and util-linux's setpriv and prlimit"
+                    }
                 ),
             )
         })?;
@@ -128,6 +174,18 @@ impl Supervised {
 
     pub fn take_stdout(&mut self) -> Option<ChildStdout> {
         self.child.stdout.take()
+    }
+
+    /// The pid, as the worker sees it, of the process of this engine's tree that calls itself
+    /// `inner` (its pid inside the engine's pid namespace, when it runs in a view).
+    pub fn outer_pid(&self, inner: u32) -> Option<u32> {
+        if self.reaped {
+            return None;
+        }
+        if sandbox::engine_sandbox() == Sandbox::Off {
+            return Some(inner);
+        }
+        tree::outer_pid(self.pid(), inner)
     }
 
     /// Resident memory, in bytes, of the engine and all its descendants (found through their
@@ -194,16 +252,24 @@ fn wrapper_args() -> Vec<OsString> {
         args.extend(["--", "setpriv"].map(OsString::from));
     }
     args.extend(["--pdeathsig", "KILL", "--"].map(OsString::from));
-    let limit = getrlimit(Resource::As);
-    if limit.current.is_some() {
-        // Only the soft limit can be raised without privileges, up to the hard one.
-        let soft = match limit.maximum {
-            Some(hard) => hard.to_string(),
-            None => "unlimited".to_owned(),
-        };
-        args.push("prlimit".into());
-        args.push(format!("--as={soft}:").into());
-        args.push("--".into());
-    }
+    args.extend(prlimit_args());
     args
+}
+
+/// `prlimit --as=<hard>: --` when the worker has a soft address-space limit, else nothing.
+fn prlimit_args() -> Vec<OsString> {
+    let limit = getrlimit(Resource::As);
+    if limit.current.is_none() {
+        return Vec::new();
+    }
+    // Only the soft limit can be raised without privileges, up to the hard one.
+    let soft = match limit.maximum {
+        Some(hard) => hard.to_string(),
+        None => "unlimited".to_owned(),
+    };
+    vec![
+        "prlimit".into(),
+        format!("--as={soft}:").into(),
+        "--".into(),
+    ]
 }

@@ -51,6 +51,23 @@ pub(super) fn members(leader: u32) -> Vec<u32> {
     found
 }
 
+/// The pid, as the worker sees it, of the member of `leader`'s tree whose pid in its own
+/// namespace is `inner` (an engine in a view has its own pid namespace and reports pids from
+/// inside it).
+pub(super) fn outer_pid(leader: u32, inner: u32) -> Option<u32> {
+    members(leader).into_iter().find(|&pid| {
+        let Ok(status) = fs::read_to_string(format!("/proc/{pid}/status")) else {
+            return false;
+        };
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("NSpid:"))
+            .and_then(|pids| pids.split_ascii_whitespace().last())
+            .and_then(|pid| pid.parse::<u32>().ok())
+            == Some(inner)
+    })
+}
+
 /// Sum of VmRSS over the tree, in bytes.
 pub(super) fn tree_rss(leader: u32) -> u64 {
     members(leader).into_iter().map(rss).sum()

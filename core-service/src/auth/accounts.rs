@@ -3,8 +3,8 @@
 use chrono::{DateTime, Utc};
 use quire_proto::ErrorCode;
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter,
-    QueryOrder, sea_query::Expr,
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
+    EntityTrait, QueryFilter, QueryOrder, SqlErr, sea_query::Expr,
 };
 
 use super::{key, scope};
@@ -25,20 +25,23 @@ pub async fn create_account(
 
 /// Creates an account, with its password hash when it has one, in one statement.
 pub async fn insert_account(
-    db: &DatabaseConnection,
+    db: &impl ConnectionTrait,
     email: &str,
     plan: Plan,
     password_hash: Option<String>,
 ) -> ApiResult<account::Model> {
     let email = normalize_email(email)?;
-    if find_account(db, &email).await.is_ok() {
-        return Err(ApiError::new(
+    let taken = || {
+        ApiError::new(
             ErrorCode::EmailTaken,
             format!("an account for {email} already exists: log in, or use another address"),
-        ));
+        )
+    };
+    if find_account(db, &email).await.is_ok() {
+        return Err(taken());
     }
     let model = account::ActiveModel {
-        email: Set(email),
+        email: Set(email.clone()),
         plan: Set(plan.as_str().to_owned()),
         usage_day: Set(0),
         calls_today: Set(0),
@@ -48,7 +51,14 @@ pub async fn insert_account(
         password_hash: Set(password_hash),
         ..Default::default()
     };
-    Ok(model.insert(db).await?)
+    // Two sign-ups of one address at once: the second is refused by the unique index.
+    model
+        .insert(db)
+        .await
+        .map_err(|error| match error.sql_err() {
+            Some(SqlErr::UniqueConstraintViolation(_)) => taken(),
+            _ => error.into(),
+        })
 }
 
 pub async fn set_plan(db: &DatabaseConnection, email: &str, plan: Plan) -> ApiResult<()> {
@@ -61,7 +71,7 @@ pub async fn set_plan(db: &DatabaseConnection, email: &str, plan: Plan) -> ApiRe
     Ok(())
 }
 
-pub async fn find_account(db: &DatabaseConnection, email: &str) -> ApiResult<account::Model> {
+pub async fn find_account(db: &impl ConnectionTrait, email: &str) -> ApiResult<account::Model> {
     let email = normalize_email(email)?;
     account::Entity::find()
         .filter(account::Column::Email.eq(email.as_str()))
@@ -94,6 +104,7 @@ pub async fn create_key_for(
     name: &str,
     scopes: Vec<scope::Scope>,
 ) -> ApiResult<NewKey> {
+    let name = crate::files::names::visible_text(name);
     let name = name.trim();
     if name.is_empty() || name.chars().count() > 100 {
         return Err(ApiError::invalid(
@@ -179,7 +190,9 @@ pub fn normalize_email(email: &str) -> ApiResult<String> {
         && email.split_once('@').is_some_and(|(local, domain)| {
             !local.is_empty() && domain.contains('.') && !domain.starts_with('.')
         })
-        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
+        && !email
+            .chars()
+            .any(|c| c.is_whitespace() || crate::files::names::is_hidden_control(c));
     if valid {
         Ok(email)
     } else {

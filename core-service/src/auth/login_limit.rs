@@ -1,14 +1,23 @@
-//! Limits on failed logins, so a password cannot be guessed by brute force: per account
-//! (whoever tries) and per client address (whatever account it tries); and on sign-ups per
-//! address, so Free accounts cannot be minted by a script to multiply the daily quota. Events
-//! are rows (`login_failures`, by subject) counted over a sliding window; a successful login
-//! clears its account's failures.
+//! Backoff on wrong passwords, so that a password cannot be guessed by brute force and nobody
+//! can lock its owner out. Failures count per (account, client address) pair and per client
+//! address; once a subject has used its free failures, each further one doubles the wait before
+//! the next try (1 s, 2 s, 4 s ... up to 15 min), answered 429 `too-many-login-attempts` with
+//! Retry-After. An attacker's failures from their addresses slow down only those addresses:
+//! the owner, from an address that failed little, logs in at once with the right password.
+//! This is Auth0's and django-axes' counting per identifier and address, with Nextcloud's
+//! exponential delay per address (attempts counted over 12 h) instead of a hard lock, as the
+//! OWASP authentication cheat sheet advises (a lockout per account is a denial of service).
+//!
+//! Wrong current passwords on the password-change form count the same way, per account (only
+//! someone holding one of its sessions can try) and per address. Sign-ups are limited per
+//! address too, so Free accounts cannot be minted by a script to multiply the daily quota.
+//! Events are rows of `login_failures`, by subject.
 
 use chrono::{DateTime, Duration, Utc};
 use quire_proto::{ErrorCode, metadata};
 use sea_orm::{
-    ActiveModelTrait, ActiveValue::Set, ColumnTrait, DatabaseConnection, EntityTrait,
-    PaginatorTrait, QueryFilter, QueryOrder,
+    ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
+    EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
 };
 
 use crate::{
@@ -16,121 +25,230 @@ use crate::{
     error::{ApiError, ApiResult},
 };
 
-pub const WINDOW: Duration = Duration::minutes(15);
-pub const PER_ACCOUNT: u64 = 5;
-pub const PER_ADDRESS: u64 = 20;
+/// Failures older than this no longer count.
+pub const FAILURE_WINDOW: Duration = Duration::hours(12);
+/// The longest wait between two tries of one subject.
+pub const MAX_DELAY: Duration = Duration::minutes(15);
+/// Failures of one account from one address before the first wait (a few typos).
+pub const FREE_PER_PAIR: u64 = 3;
+/// Failures of one address, whatever account, before the first wait (several people behind
+/// one NAT mistype too).
+pub const FREE_PER_ADDRESS: u64 = 10;
+/// Wrong current passwords of one account before the first wait.
+pub const FREE_PER_CHANGE: u64 = 3;
+pub const SIGN_UP_WINDOW: Duration = Duration::minutes(15);
 pub const SIGN_UPS_PER_ADDRESS: u64 = 5;
 
-/// The subjects one attempt counts for: the account, and the address when known.
-pub fn subjects(email: &str, address: &str) -> Vec<(String, u64)> {
-    let mut subjects = vec![(format!("account:{email}"), PER_ACCOUNT)];
-    if !address.is_empty() {
-        subjects.push((format!("address:{address}"), PER_ADDRESS));
-    }
-    subjects
+/// One subject failures count for, and how many it may have before it waits.
+pub struct Limit {
+    subject: String,
+    free: u64,
+    /// What the subject is, for the refusal's words.
+    what: &'static str,
 }
 
-/// 429 `too-many-login-attempts` with Retry-After when a subject used up its failures.
-pub async fn check(
-    db: &DatabaseConnection,
-    subjects: &[(String, u64)],
-    now: DateTime<Utc>,
-) -> ApiResult<()> {
-    for (subject, limit) in subjects {
-        let Some(retry_after) = exhausted(db, subject, *limit, now).await? else {
+fn address_subject(address: &str) -> String {
+    // Callers always know an address; never let an empty one be a budget of its own.
+    let address = if address.is_empty() {
+        "unknown"
+    } else {
+        address
+    };
+    format!("address:{address}")
+}
+
+/// What a log-in attempt for `email` (normalized) from `address` counts for.
+pub fn log_in_limits(email: &str, address: &str) -> [Limit; 2] {
+    [
+        Limit {
+            // E-mail addresses hold no whitespace, so the pair's subject is unambiguous.
+            subject: format!("pair:{} {email}", address_subject(address)),
+            free: FREE_PER_PAIR,
+            what: "this account from this address",
+        },
+        Limit {
+            subject: address_subject(address),
+            free: FREE_PER_ADDRESS,
+            what: "this address",
+        },
+    ]
+}
+
+/// What a password change of account `account_id` from `address` counts for.
+pub fn password_change_limits(account_id: i64, address: &str) -> [Limit; 2] {
+    [
+        Limit {
+            subject: format!("change:{account_id}"),
+            free: FREE_PER_CHANGE,
+            what: "this account",
+        },
+        Limit {
+            subject: address_subject(address),
+            free: FREE_PER_ADDRESS,
+            what: "this address",
+        },
+    ]
+}
+
+/// The wait after `failures` failures of a subject that has `free` free ones: none before,
+/// then 1 s doubling with each failure, up to `MAX_DELAY`.
+pub fn delay(failures: u64, free: u64) -> Duration {
+    match failures.checked_sub(free) {
+        None => Duration::zero(),
+        Some(over) if over >= 20 => MAX_DELAY,
+        Some(over) => Duration::seconds(1 << over).min(MAX_DELAY),
+    }
+}
+
+/// 429 `too-many-login-attempts` with Retry-After while a subject waits after its last failure.
+pub async fn check(db: &DatabaseConnection, limits: &[Limit], now: DateTime<Utc>) -> ApiResult<()> {
+    let mut longest: Option<(Duration, &Limit)> = None;
+    for limit in limits {
+        let recent = login_failure::Entity::find()
+            .filter(login_failure::Column::Subject.eq(limit.subject.as_str()))
+            .filter(login_failure::Column::FailedAt.gt(now - FAILURE_WINDOW));
+        let failures = recent.clone().count(db).await?;
+        let wait = delay(failures, limit.free);
+        if wait.is_zero() {
+            continue;
+        }
+        let Some(last) = recent
+            .order_by_desc(login_failure::Column::FailedAt)
+            .one(db)
+            .await?
+        else {
             continue;
         };
-        let what = if subject.starts_with("account:") {
-            "this account"
-        } else {
-            "this address"
-        };
-        return Err(ApiError::new(
-            ErrorCode::TooManyLoginAttempts,
-            format!(
-                "too many failed logins for {what}: try again in {retry_after} s, or reset the password"
-            ),
-        )
-        .with_metadata(metadata::RETRY_AFTER, retry_after));
+        let left = last.failed_at + wait - now;
+        if left > Duration::zero() && longest.is_none_or(|(l, _)| left > l) {
+            longest = Some((left, limit));
+        }
+    }
+    let Some((left, limit)) = longest else {
+        return Ok(());
+    };
+    // Whole seconds, rounded up: a client that waits that long is let in.
+    let retry_after = (left.num_milliseconds() + 999) / 1000;
+    Err(ApiError::new(
+        ErrorCode::TooManyLoginAttempts,
+        format!(
+            "too many wrong passwords for {}: try again in {retry_after} s (each further failure doubles the wait)",
+            limit.what
+        ),
+    )
+    .with_metadata(metadata::RETRY_AFTER, retry_after))
+}
+
+/// Records one failure for each subject.
+pub async fn record(
+    db: &DatabaseConnection,
+    limits: &[Limit],
+    now: DateTime<Utc>,
+) -> ApiResult<()> {
+    for limit in limits {
+        insert(db, &limit.subject, now).await?;
     }
     Ok(())
 }
 
-/// The subject a sign-up counts for: its address (none when unknown).
-pub fn sign_up_subject(address: &str) -> Option<(String, u64)> {
-    (!address.is_empty()).then(|| (format!("signup:{address}"), SIGN_UPS_PER_ADDRESS))
+/// Forgets the failures of the first subject (the pair, or the account's password changes)
+/// after the right password: the owner's typos do not add up. The address's stay: an attacker
+/// who owns one account must not reset their address's count by logging in to it.
+pub async fn clear_first(db: &DatabaseConnection, limits: &[Limit]) -> ApiResult<()> {
+    if let Some(first) = limits.first() {
+        login_failure::Entity::delete_many()
+            .filter(login_failure::Column::Subject.eq(first.subject.as_str()))
+            .exec(db)
+            .await?;
+    }
+    Ok(())
+}
+
+async fn insert(db: &impl ConnectionTrait, subject: &str, now: DateTime<Utc>) -> ApiResult<()> {
+    login_failure::ActiveModel {
+        subject: Set(subject.to_owned()),
+        failed_at: Set(now),
+        ..Default::default()
+    }
+    .insert(db)
+    .await?;
+    Ok(())
+}
+
+/// The subject a sign-up counts for: its address.
+pub fn sign_up_subject(address: &str) -> String {
+    let address = if address.is_empty() {
+        "unknown"
+    } else {
+        address
+    };
+    format!("signup:{address}")
 }
 
 /// 429 `too-many-sign-ups` with Retry-After when the address made its sign-ups for the window.
 pub async fn check_sign_up(
     db: &DatabaseConnection,
-    subject: &(String, u64),
+    subject: &str,
     now: DateTime<Utc>,
 ) -> ApiResult<()> {
-    match exhausted(db, &subject.0, subject.1, now).await? {
-        None => Ok(()),
-        Some(retry_after) => Err(ApiError::new(
-            ErrorCode::TooManySignUps,
-            format!(
-                "too many accounts were created from this address lately: try again in {retry_after} s"
-            ),
-        )
-        .with_metadata(metadata::RETRY_AFTER, retry_after)),
-    }
-}
-
-/// Seconds until `subject` has room again, when its events in the window reached `limit`.
-async fn exhausted(
-    db: &DatabaseConnection,
-    subject: &str,
-    limit: u64,
-    now: DateTime<Utc>,
-) -> ApiResult<Option<i64>> {
     let recent = login_failure::Entity::find()
         .filter(login_failure::Column::Subject.eq(subject))
-        .filter(login_failure::Column::FailedAt.gt(now - WINDOW));
-    if recent.clone().count(db).await? < limit {
-        return Ok(None);
+        .filter(login_failure::Column::FailedAt.gt(now - SIGN_UP_WINDOW));
+    if recent.clone().count(db).await? < SIGN_UPS_PER_ADDRESS {
+        return Ok(());
     }
     let oldest = recent
         .order_by_asc(login_failure::Column::FailedAt)
         .one(db)
         .await?
         .map_or(now, |f| f.failed_at);
-    Ok(Some(((oldest + WINDOW) - now).num_seconds().max(1)))
+    let retry_after = ((oldest + SIGN_UP_WINDOW) - now).num_seconds().max(1);
+    Err(ApiError::new(
+        ErrorCode::TooManySignUps,
+        format!(
+            "too many accounts were created from this address lately: try again in {retry_after} s"
+        ),
+    )
+    .with_metadata(metadata::RETRY_AFTER, retry_after))
 }
 
-/// Records one event (a failed login, a sign-up) for each subject.
-pub async fn record(
-    db: &DatabaseConnection,
-    subjects: &[(String, u64)],
+/// Records one sign-up of the address.
+pub async fn record_sign_up(
+    db: &impl ConnectionTrait,
+    subject: &str,
     now: DateTime<Utc>,
 ) -> ApiResult<()> {
-    for (subject, _) in subjects {
-        login_failure::ActiveModel {
-            subject: Set(subject.clone()),
-            failed_at: Set(now),
-            ..Default::default()
-        }
-        .insert(db)
-        .await?;
-    }
-    Ok(())
+    insert(db, subject, now).await
 }
 
-/// Deletes failures that no longer count (the sweeper's job); returns how many.
+/// Deletes events that no longer count (the sweeper's job); returns how many.
 pub async fn purge_old(db: &DatabaseConnection, now: DateTime<Utc>) -> ApiResult<u64> {
     Ok(login_failure::Entity::delete_many()
-        .filter(login_failure::Column::FailedAt.lte(now - WINDOW))
+        .filter(login_failure::Column::FailedAt.lte(now - FAILURE_WINDOW.max(SIGN_UP_WINDOW)))
         .exec(db)
         .await?
         .rows_affected)
 }
 
-pub async fn clear_account(db: &DatabaseConnection, email: &str) -> ApiResult<()> {
-    login_failure::Entity::delete_many()
-        .filter(login_failure::Column::Subject.eq(format!("account:{email}")))
-        .exec(db)
-        .await?;
-    Ok(())
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wait_doubles_after_the_free_failures_up_to_the_cap() {
+        let waits: Vec<i64> = (0..8).map(|n| delay(n, 3).num_seconds()).collect();
+        assert_eq!(waits, [0, 0, 0, 1, 2, 4, 8, 16]);
+        assert_eq!(delay(13, 3), MAX_DELAY);
+        assert_eq!(delay(u64::MAX, 3), MAX_DELAY);
+        assert!(delay(9, 10).is_zero());
+    }
+
+    #[test]
+    fn subjects_separate_the_pair_from_the_address() {
+        let [pair, address] = log_in_limits("ada@example.com", "192.0.2.1");
+        assert_eq!(pair.subject, "pair:address:192.0.2.1 ada@example.com");
+        assert_eq!(address.subject, "address:192.0.2.1");
+        let [_, unknown] = log_in_limits("ada@example.com", "");
+        assert_eq!(unknown.subject, "address:unknown");
+    }
 }

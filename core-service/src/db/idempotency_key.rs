@@ -22,6 +22,8 @@ pub struct Model {
     pub metadata: String,
     /// The blob holding a file answer (compressed PDF, ZIP of pages).
     pub body_key: Option<String>,
+    /// Bytes of the file answer's blob: they count in the account's storage quota while kept.
+    pub body_size: i64,
     pub created_at: ChronoDateTimeUtc,
     pub expires_at: ChronoDateTimeUtc,
 }

@@ -1,5 +1,6 @@
-//! `login_failures`: one row per failed login, by subject (`account:<email>`, `address:<ip>`),
-//! counted over a sliding window to slow down password guessing.
+//! `login_failures`: one row per event, by subject: a wrong password (`pair:address:<ip>
+//! <email>` and `address:<ip>`), a wrong current password (`change:<account id>`), a sign-up
+//! (`signup:<ip>`); counted over a sliding window by `auth::login_limit` to slow down guessing.
 
 use sea_orm::entity::prelude::*;
 

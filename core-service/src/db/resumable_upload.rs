@@ -6,8 +6,15 @@ use sea_orm::entity::prelude::*;
 pub const STATE_OPEN: &str = "open";
 /// An append is writing to it (since `appending_since`).
 pub const STATE_APPENDING: &str = "appending";
+/// Its last byte is in and the file is being stored: the upload's reservation became the
+/// file's storage in the transaction that set this state.
+pub const STATE_STORING: &str = "storing";
 /// Stored as the file `file_token`.
 pub const STATE_DONE: &str = "done";
+/// The states of an upload that reserves its `length` in the storage quota and counts as open.
+pub const STATES_RESERVING: [&str; 2] = [STATE_OPEN, STATE_APPENDING];
+/// The states of an unfinished upload: what the cap on open uploads counts.
+pub const STATES_UNFINISHED: [&str; 3] = [STATE_OPEN, STATE_APPENDING, STATE_STORING];
 
 #[sea_orm::model]
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]

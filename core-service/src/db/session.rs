@@ -13,7 +13,13 @@ pub struct Model {
     pub token_hash: String,
     pub csrf_token: String,
     pub created_at: ChronoDateTimeUtc,
+    /// The absolute end, `LIFETIME` after log-in, however much the session is used.
     pub expires_at: ChronoDateTimeUtc,
+    /// When the session was last seen (recorded at most about once a minute).
+    pub last_used_at: ChronoDateTimeUtc,
+    /// When the session ends unless it is used before: `last_used_at` plus the idle timeout
+    /// it was opened with.
+    pub idle_expires_at: ChronoDateTimeUtc,
 }
 
 impl ActiveModelBehavior for ActiveModel {}

@@ -20,10 +20,7 @@ use super::{
 use crate::{
     Core,
     auth::Caller,
-    db::{
-        account,
-        file::{self, STATE_COMMITTING, STATE_PENDING, STATE_READY},
-    },
+    db::file::{self, STATE_COMMITTING, STATE_PENDING, STATE_READY},
     error::{ApiError, ApiResult},
     quota::storage,
     scan::{self, ScanSession, Verdict},
@@ -37,6 +34,9 @@ pub struct UploadMeta {
     pub filename: String,
     pub expires_in: Option<u64>,
     pub declared_size: Option<u64>,
+    /// The resumable upload whose bytes these are: its reservation in the storage quota
+    /// becomes the file's storage when the file is committed.
+    pub reservation: Option<i64>,
 }
 
 /// What an upload stream carries after its metadata: chunks, then optionally options that
@@ -61,14 +61,10 @@ where
     let config = &core.config;
     let now = Utc::now();
     let expires_at = expiry(config.max_expires_in, meta.expires_in)?;
-    let quota = caller.plan.storage_quota(config);
-    let used = account::Entity::find_by_id(caller.account_id)
-        .one(&core.db)
-        .await?
-        .map_or(0, |a| a.storage_used.max(0) as u64);
     // Checked as bytes arrive so an oversized upload stops early; the reservation before the
     // commit is what actually enforces the quota under concurrency.
-    let headroom = quota.saturating_sub(used);
+    let standing = storage::standing(&core.db, config, caller.account_id, meta.reservation).await?;
+    let (headroom, quota) = (standing.room(), standing.quota);
     if let Some(size) = meta.declared_size {
         check_size(size, config.max_upload_size, headroom, quota)?;
     }
@@ -203,7 +199,14 @@ where
     // Reserve the bytes and mark the row before the blob is committed, in one transaction:
     // after a crash from here on the sweeper finds a committing row and gives the bytes back.
     let txn = core.db.begin().await?;
-    storage::reserve(&txn, caller.account_id, received.size, quota).await?;
+    storage::reserve(
+        &txn,
+        &core.config,
+        caller.account_id,
+        received.size,
+        meta.reservation,
+    )
+    .await?;
     file::Entity::update_many()
         .col_expr(file::Column::State, Expr::value(STATE_COMMITTING))
         .col_expr(file::Column::Size, Expr::value(received.size as i64))

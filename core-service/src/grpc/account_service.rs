@@ -11,6 +11,7 @@ use quire_proto::v1::{
 };
 use tonic::{Request, Response, Status};
 
+use super::peer;
 use crate::{
     Core,
     auth::{self, accounts, scope, sessions::OpenedSession, web},
@@ -28,15 +29,21 @@ impl AccountApi {
         Self { core }
     }
 
-    fn account(&self, model: &account::Model) -> ApiResult<Account> {
+    /// The address the per-address limits count this call under (see [`peer::client_address`]).
+    fn client_address<T>(&self, request: &Request<T>, stated: &str) -> String {
+        peer::client_address(request, self.core.config.edge_secret.as_ref(), stated)
+    }
+
+    async fn account(&self, model: &account::Model) -> ApiResult<Account> {
         let web::Usage {
             plan,
             calls_today,
             daily_limit,
             storage_used,
+            storage_reserved,
             storage_quota,
             created_at,
-        } = web::usage(&self.core.config, model, Utc::now())?;
+        } = web::usage(&self.core.db, &self.core.config, model, Utc::now()).await?;
         Ok(Account {
             email: model.email.clone(),
             plan: plan.as_str().to_owned(),
@@ -45,6 +52,7 @@ impl AccountApi {
             storage_used,
             storage_quota,
             created_at: Some(timestamp(created_at)),
+            storage_reserved,
         })
     }
 }
@@ -55,17 +63,18 @@ impl AccountService for AccountApi {
         &self,
         request: Request<SignUpRequest>,
     ) -> Result<Response<SignUpResponse>, Status> {
+        let client_address = self.client_address(&request, &request.get_ref().client_address);
         let SignUpRequest {
             email,
             password,
-            client_address,
+            client_address: _,
         } = request.into_inner();
-        let (account, session) =
-            web::sign_up(&self.core.db, &email, &password, &client_address).await?;
+        web::sign_up(&self.core.db, &email, &password, &client_address).await?;
         tracing::info!(client_address, "sign-up");
+        // The same empty answer for a new address and a known one: no session, log in next.
         Ok(Response::new(SignUpResponse {
-            session: Some(session_proto(session)),
-            account: Some(self.account(&account)?),
+            session: None,
+            account: None,
         }))
     }
 
@@ -73,16 +82,18 @@ impl AccountService for AccountApi {
         &self,
         request: Request<LogInRequest>,
     ) -> Result<Response<LogInResponse>, Status> {
+        let client_address = self.client_address(&request, &request.get_ref().client_address);
         let LogInRequest {
             email,
             password,
-            client_address,
+            client_address: _,
         } = request.into_inner();
+        let idle = self.core.config.session_idle_timeout();
         let (account, session) =
-            web::log_in(&self.core.db, &email, &password, &client_address).await?;
+            web::log_in(&self.core.db, &email, &password, &client_address, idle).await?;
         Ok(Response::new(LogInResponse {
             session: Some(session_proto(session)),
-            account: Some(self.account(&account)?),
+            account: Some(self.account(&account).await?),
         }))
     }
 
@@ -101,12 +112,24 @@ impl AccountService for AccountApi {
         request: Request<ChangePasswordRequest>,
     ) -> Result<Response<ChangePasswordResponse>, Status> {
         let (_, account) = auth::authenticate_session(&self.core.db, request.metadata()).await?;
+        let client_address = self.client_address(&request, &request.get_ref().client_address);
         let ChangePasswordRequest {
             current_password,
             new_password,
+            client_address: _,
         } = request.into_inner();
-        web::change_password(&self.core.db, &account, &current_password, &new_password).await?;
-        Ok(Response::new(ChangePasswordResponse {}))
+        let session = web::change_password(
+            &self.core.db,
+            &account,
+            &current_password,
+            &new_password,
+            &client_address,
+            self.core.config.session_idle_timeout(),
+        )
+        .await?;
+        Ok(Response::new(ChangePasswordResponse {
+            session: Some(session_proto(session)),
+        }))
     }
 
     async fn get_account(
@@ -117,7 +140,7 @@ impl AccountService for AccountApi {
             auth::authenticate_session(&self.core.db, request.metadata()).await?;
         let GetAccountRequest {} = request.into_inner();
         Ok(Response::new(GetAccountResponse {
-            account: Some(self.account(&account)?),
+            account: Some(self.account(&account).await?),
             csrf_token: session.csrf_token,
         }))
     }

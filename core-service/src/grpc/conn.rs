@@ -21,6 +21,8 @@ use tokio_stream::{
 };
 use tonic::transport::server::Connected;
 
+use super::peer::Peer;
+
 pub enum CoreConn {
     Tcp(TcpStream),
     Unix(UnixStream),
@@ -85,11 +87,17 @@ pub fn incoming(
     }
 }
 
-/// Nothing in the core looks at the peer: callers are told apart by their keys.
+/// Callers are told apart by their keys; the peer counts only for the per-address limits of
+/// sign-ups and log-ins (tonic puts it in every request's extensions).
 impl Connected for CoreConn {
-    type ConnectInfo = ();
+    type ConnectInfo = Peer;
 
-    fn connect_info(&self) -> Self::ConnectInfo {}
+    fn connect_info(&self) -> Peer {
+        match self {
+            CoreConn::Tcp(stream) => Peer::Tcp(stream.peer_addr().ok()),
+            CoreConn::Unix(stream) => Peer::Unix(stream.peer_cred().ok().map(|cred| cred.uid())),
+        }
+    }
 }
 
 impl AsyncRead for CoreConn {

@@ -67,6 +67,7 @@ impl FileService for FileApi {
                 filename,
                 expires_in: expires_in_seconds,
                 declared_size: size,
+                reservation: None,
             };
             let trailer = std::sync::Arc::new(std::sync::Mutex::new(None));
             let pieces = chunks(stream).inspect({

@@ -11,7 +11,7 @@ use tonic::{Status, body::Body, codegen::http, service::Routes};
 use tower::{Service, ServiceExt};
 use tracing::Instrument;
 
-use super::server::request_span;
+use super::{peer::Peer, server::request_span};
 
 #[derive(Clone)]
 pub struct InProcess {
@@ -34,7 +34,9 @@ impl Service<http::Request<Body>> for InProcess {
         Poll::Ready(Ok(()))
     }
 
-    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
+    fn call(&mut self, mut request: http::Request<Body>) -> Self::Future {
+        // What no remote caller can send: the mark of the edge in this process.
+        request.extensions_mut().insert(Peer::InProcess);
         let span = request_span(request.uri(), request.headers());
         let call = self.routes.clone().oneshot(request).instrument(span);
         // A task per call, as an HTTP/2 server gives each stream one, so the core's side of an

@@ -6,6 +6,7 @@ mod file_service;
 mod gate;
 mod health;
 mod in_process;
+mod peer;
 mod process_service;
 mod reflection;
 mod resumable_service;
@@ -15,4 +16,5 @@ mod tool_service;
 
 pub use conn::{SocketFile, bind_socket};
 pub use in_process::InProcess;
+pub use peer::{EdgeSecret, Peer};
 pub use server::Services;

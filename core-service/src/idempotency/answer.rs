@@ -1,5 +1,6 @@
 //! A kept answer's parts outside its message: the metadata (as text in its row) and, for an
-//! answer with a file, the file (a blob under `idempotency/`).
+//! answer with a file, the file (a blob under `idempotency/`, counted in the account's storage
+//! quota while it is kept).
 
 use futures::StreamExt;
 use object_store::{ObjectStoreExt, WriteMultipart, path::Path};
@@ -9,7 +10,12 @@ use quire_proto::metadata::{
 };
 use tonic::metadata::{KeyAndValueRef, MetadataKey, MetadataMap, MetadataValue};
 
-use crate::{Core, error::ApiResult, files::download::read_blob, process::ByteStream};
+use crate::{
+    Core,
+    error::{ApiError, ApiResult},
+    files::download::read_blob,
+    process::ByteStream,
+};
 
 /// Figures about the quota when the first answer went out: a repeat is not counted, and
 /// yesterday's figures would mislead, so they are not kept.
@@ -56,15 +62,28 @@ pub fn metadata_from_text(text: &str) -> MetadataMap {
     metadata
 }
 
-/// Writes a file answer to a new blob; returns its key. Nothing is left behind on failure.
-pub async fn store_body(core: &Core, mut body: ByteStream) -> ApiResult<String> {
+/// Writes a file answer to a new blob; returns its key and size. More than `room` bytes stop
+/// the writing with `over(size)`, an answer that cannot be kept. Nothing is left behind on
+/// failure.
+pub async fn store_body(
+    core: &Core,
+    mut body: ByteStream,
+    room: u64,
+    over: impl Fn(u64) -> ApiError,
+) -> ApiResult<(String, u64)> {
     let key = format!("idempotency/{}", uuid::Uuid::new_v4());
     let upload = core.store.put_multipart(&Path::from(key.as_str())).await?;
     let mut writer = WriteMultipart::new_with_chunk_size(upload, crate::storage::PART_SIZE);
+    let mut size = 0u64;
     let written: ApiResult<()> = async {
         while let Some(chunk) = body.next().await {
+            let chunk = chunk?;
+            size += chunk.len() as u64;
+            if size > room {
+                return Err(over(size));
+            }
             writer.wait_for_capacity(2).await?;
-            writer.put(chunk?);
+            writer.put(chunk);
         }
         Ok(())
     }
@@ -72,7 +91,7 @@ pub async fn store_body(core: &Core, mut body: ByteStream) -> ApiResult<String> 
     match written {
         Ok(()) => {
             writer.finish().await?;
-            Ok(key)
+            Ok((key, size))
         }
         Err(err) => {
             if let Err(error) = writer.abort().await {

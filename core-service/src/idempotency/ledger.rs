@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use quire_proto::ErrorCode;
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, Condition, EntityTrait, QueryFilter,
-    QuerySelect, SqlErr,
+    QuerySelect, SqlErr, TransactionTrait,
 };
 
 use crate::{
@@ -13,6 +13,7 @@ use crate::{
     db::idempotency_key::{self, STATE_DONE, STATE_RUNNING},
     error::{ApiError, ApiResult},
     files::remove::delete_blob,
+    quota::storage,
 };
 
 /// What a key's row says about the request that carries it.
@@ -48,6 +49,7 @@ pub async fn claim(core: &Core, account_id: i64, key: String) -> ApiResult<Claim
         response: Set(None),
         metadata: Set(String::new()),
         body_key: Set(None),
+        body_size: Set(0),
         created_at: Set(now),
         expires_at: Set(expires_at),
         ..Default::default()
@@ -58,6 +60,7 @@ pub async fn claim(core: &Core, account_id: i64, key: String) -> ApiResult<Claim
         Ok(row) => Ok(Claim::Fresh(Lease {
             core: core.clone(),
             id: row.id,
+            account_id,
             armed: true,
         })),
         // Another request with this key claimed it between the lookup and the insert.
@@ -113,6 +116,7 @@ async fn forget(core: &Core, row: &idempotency_key::Model) -> ApiResult<()> {
 pub struct Lease {
     core: Core,
     id: i64,
+    pub account_id: i64,
     armed: bool,
 }
 
@@ -122,27 +126,43 @@ pub struct Kept {
     pub response: Vec<u8>,
     pub metadata: String,
     pub body_key: Option<String>,
+    /// Bytes of the blob `body_key`: they count in the account's storage quota while kept.
+    pub body_size: u64,
 }
 
 impl Lease {
+    /// Keeps the answer. One with a file is kept only if the file fits the account's storage
+    /// quota (413 otherwise, and the key is let go): checked under the account's lock, as
+    /// every addition to its storage is.
     pub async fn keep(mut self, kept: Kept) -> ApiResult<()> {
         let Kept {
             fingerprint,
             response,
             metadata,
             body_key,
+            body_size,
         } = kept;
-        idempotency_key::ActiveModel {
+        let row = idempotency_key::ActiveModel {
             id: sea_orm::ActiveValue::Unchanged(self.id),
             state: Set(STATE_DONE.to_owned()),
             fingerprint: Set(fingerprint),
             response: Set(Some(response)),
             metadata: Set(metadata),
             body_key: Set(body_key),
+            body_size: Set(body_size as i64),
             ..Default::default()
+        };
+        if body_size == 0 {
+            row.update(&self.core.db).await?;
+        } else {
+            let txn = self.core.db.begin().await?;
+            let standing = storage::lock(&txn, &self.core.config, self.account_id, None).await?;
+            if body_size > standing.room() {
+                return Err(standing.refuse(body_size));
+            }
+            row.update(&txn).await?;
+            txn.commit().await?;
         }
-        .update(&self.core.db)
-        .await?;
         self.armed = false;
         Ok(())
     }

@@ -3,6 +3,11 @@
 //! gets it again (no second upload, no second charge), a different request with the key gets
 //! 422, and a retry while the first still runs gets 409. Failed requests keep nothing, so their
 //! retries run again.
+//!
+//! What is kept is bounded: an answer's message and metadata are a row (a few hundred bytes,
+//! as many as the calls an account may make), and the file of a processing answer (a
+//! compressed PDF, a ZIP of pages) is a blob that counts in the account's storage quota while
+//! it is kept, as the bytes of its unfinished uploads do.
 
 mod answer;
 pub mod key;
@@ -114,6 +119,7 @@ impl Idempotency {
                     response: message.encode_to_vec(),
                     metadata: answer::metadata_to_text(metadata),
                     body_key: None,
+                    body_size: 0,
                 })
                 .await?;
         }
@@ -121,7 +127,10 @@ impl Idempotency {
     }
 
     /// Keeps a first answer with a file: the file is stored whole before it is sent, so a
-    /// retry after a download cut short gets all of it. Returns the file to send.
+    /// retry after a download cut short gets all of it. Returns the file to send. The kept
+    /// file counts in the account's storage quota until it expires: an answer that does not
+    /// fit is refused with 413 (and the key let go), rather than kept on a disk no quota
+    /// bounds or sent with a promise of replay that could not be kept.
     pub async fn keep_file<M: Message>(
         &mut self,
         core: &Core,
@@ -133,19 +142,36 @@ impl Idempotency {
         let Some(lease) = self.take_lease() else {
             return Ok(body);
         };
-        let body_key = answer::store_body(core, body).await?;
+        let standing =
+            crate::quota::storage::standing(&core.db, &core.config, lease.account_id, None).await?;
+        let over = |size| kept_answer_refused(standing.refuse(size));
+        let (body_key, body_size) = answer::store_body(core, body, standing.room(), over).await?;
         let kept = Kept {
             fingerprint: fingerprint.finish(),
             response: summary.encode_to_vec(),
             metadata: answer::metadata_to_text(metadata),
             body_key: Some(body_key.clone()),
+            body_size,
         };
         if let Err(err) = lease.keep(kept).await {
             crate::files::remove::delete_blob(core, &body_key).await;
-            return Err(err);
+            return Err(match err.code {
+                ErrorCode::StorageQuotaExceeded => kept_answer_refused(err),
+                _ => err,
+            });
         }
         answer::read_body(core, &body_key).await
     }
+}
+
+/// Says why an answer needs room in the storage quota, and how to do without.
+fn kept_answer_refused(mut err: ApiError) -> ApiError {
+    err.message = format!(
+        "the answer's file is kept for retries with the same Idempotency-Key and counts in the \
+         storage quota until it expires: {}; or send the request without an Idempotency-Key",
+        err.message
+    );
+    err
 }
 
 fn decode<M: Message + Default>(row: &idempotency_key::Model) -> ApiResult<(M, MetadataMap)> {

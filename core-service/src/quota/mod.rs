@@ -1,4 +1,5 @@
-//! Plans and what they allow: daily calls and storage, both counted atomically in the database.
+//! Plans and what they allow: daily calls, storage and open resumable uploads, all counted
+//! atomically in the database.
 
 pub mod daily;
 pub mod storage;
@@ -45,6 +46,14 @@ impl Plan {
         match self {
             Plan::Free => config.free_storage_quota,
             Plan::Pro => config.pro_storage_quota,
+        }
+    }
+
+    /// Unfinished resumable uploads an account may have at once.
+    pub fn open_uploads(self, config: &CoreConfig) -> u64 {
+        match self {
+            Plan::Free => config.free_open_uploads,
+            Plan::Pro => config.pro_open_uploads,
         }
     }
 }

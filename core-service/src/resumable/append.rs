@@ -13,7 +13,7 @@ use crate::{
     auth::Caller,
     db::{
         file,
-        resumable_upload::{self, Column, STATE_APPENDING, STATE_DONE, STATE_OPEN},
+        resumable_upload::{self, Column, STATE_APPENDING, STATE_DONE, STATE_OPEN, STATE_STORING},
     },
     error::{ApiError, ApiResult},
     files::upload::{self, UploadMeta, UploadPiece},
@@ -64,7 +64,7 @@ where
 }
 
 /// Marks the upload as held by this append, if it is at `offset` and no live append holds it.
-/// An append older than the upload timeout belongs to a core that went away.
+/// An append (or a storing) older than the upload timeout belongs to a core that went away.
 async fn hold(core: &Core, row: &resumable_upload::Model, offset: u64) -> ApiResult<()> {
     let now = Utc::now();
     let stale = now - chrono::Duration::from_std(core.config.upload_timeout()).unwrap_or_default();
@@ -76,7 +76,7 @@ async fn hold(core: &Core, row: &resumable_upload::Model, offset: u64) -> ApiRes
         .filter(
             Condition::any().add(Column::State.eq(STATE_OPEN)).add(
                 Condition::all()
-                    .add(Column::State.eq(STATE_APPENDING))
+                    .add(Column::State.is_in([STATE_APPENDING, STATE_STORING]))
                     .add(Column::AppendingSince.lt(stale)),
             ),
         )
@@ -223,6 +223,7 @@ async fn charge_and_store(
         filename: row.filename.clone(),
         expires_in: row.expires_in.map(|s| s.max(0) as u64),
         declared_size: Some(row.length as u64),
+        reservation: Some(row.id),
     };
     let pieces = parts::read(core, &row.token, row.parts).map(|c| c.map(UploadPiece::Chunk));
     let file = upload::ingest(core, caller, meta, pieces).await?;

@@ -2,6 +2,12 @@
 //! that may break off anywhere, and becomes a stored file through the same scanned, quota-
 //! checked path as a plain upload once its last byte is in. Unfinished uploads go away with
 //! their bytes after `QUIRE_RESUMABLE_TTL`.
+//!
+//! From its creation an unfinished upload reserves its declared length in the account's
+//! storage quota (see `quota::storage`), and a plan allows only so many at once: the bytes a
+//! client promised cannot be more than the room it has, however many uploads it opens. The
+//! reservation becomes the file's storage when the file is stored, and ends with the upload's
+//! row (terminated, refused, or swept after it expired).
 
 mod append;
 mod parts;
@@ -10,18 +16,20 @@ use chrono::Utc;
 use quire_proto::{ErrorCode, v1};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, QuerySelect,
+    TransactionTrait,
 };
 
 use crate::{
     Core,
     auth::Caller,
+    config::CoreConfig,
     db::{
-        account, file,
+        file,
         resumable_upload::{self, STATE_DONE, STATE_OPEN},
     },
     error::{ApiError, ApiResult},
     files::{self, names},
-    quota::storage,
+    quota::{Plan, storage},
 };
 pub use append::{Appended, append};
 
@@ -57,17 +65,25 @@ pub async fn create(
             config.max_expires_in
         )));
     }
-    let quota = caller.plan.storage_quota(config);
-    let used = account::Entity::find_by_id(caller.account_id)
-        .one(&core.db)
-        .await?
-        .map_or(0, |a| a.storage_used.max(0) as u64);
-    if length > quota.saturating_sub(used) {
-        return Err(storage::quota_exceeded(length, quota));
+    // The account's lock is held from the check to the insert, so concurrent creations (and
+    // files being stored) see each other's reservation: only as many fit as there is room.
+    let txn = core.db.begin().await?;
+    let standing = storage::lock(&txn, config, caller.account_id, None).await?;
+    let cap = standing.plan.open_uploads(config);
+    if standing.held.open_uploads >= cap {
+        return Err(too_many_open(
+            standing.held.open_uploads,
+            cap,
+            standing.plan,
+            config,
+        ));
+    }
+    if length > standing.room() {
+        return Err(standing.refuse(length));
     }
     let now = Utc::now();
     let ttl = chrono::Duration::from_std(config.resumable_ttl()).unwrap_or_default();
-    Ok(resumable_upload::ActiveModel {
+    let row = resumable_upload::ActiveModel {
         token: Set(names::new_token()),
         account_id: Set(caller.account_id),
         filename: Set(names::sanitize_filename(filename)),
@@ -82,8 +98,28 @@ pub async fn create(
         expires_at: Set(now + ttl),
         ..Default::default()
     }
-    .insert(&core.db)
-    .await?)
+    .insert(&txn)
+    .await?;
+    txn.commit().await?;
+    Ok(row)
+}
+
+/// 429 when the account has as many unfinished uploads as its plan allows.
+fn too_many_open(open: u64, cap: u64, plan: Plan, config: &CoreConfig) -> ApiError {
+    ApiError::new(
+        ErrorCode::TooManyOpenUploads,
+        format!(
+            "this account has {open} unfinished resumable uploads and the {} plan allows {cap} \
+             at once: finish them (PATCH their remaining bytes) or terminate those you no longer \
+             need (DELETE /api/tus/<id>, CancelResumableUpload over gRPC); unfinished uploads \
+             also expire {} s after their creation",
+            match plan {
+                Plan::Free => "Free",
+                Plan::Pro => "Pro",
+            },
+            config.resumable_ttl().as_secs()
+        ),
+    )
 }
 
 /// One of the account's uploads; another account's, or an expired one, is not found.

@@ -90,6 +90,8 @@ pub async fn run(
 
 /// The user's file name without its extension, as a title (merge's bookmarks).
 fn title(filename: &str) -> String {
+    // Bidirectional controls would reorder what the bookmark shows.
+    let filename = crate::files::names::visible_text(filename);
     let base = filename.rsplit(['/', '\\']).next().unwrap_or_default();
     // The extension goes (`.pdf`, `.jpeg`, `.tiff`), not a dot inside the name.
     let stem = match base.rsplit_once('.') {

@@ -27,6 +27,7 @@ pub struct Engines {
     pdfium: Option<Pdfium>,
     tesseract: Tesseract,
     converters: Converters,
+    guard: pdf::guard::Guard,
 }
 
 impl Engines {
@@ -36,6 +37,7 @@ impl Engines {
             pdfium: None,
             tesseract: Tesseract::new(tessdata),
             converters: Converters::new(settings),
+            guard: pdf::guard::Guard::default(),
         }
     }
 
@@ -50,6 +52,10 @@ impl Engines {
     }
 
     pub fn run(&mut self, job: Job) -> Answer {
+        // Before any engine sees a PDF: the decoded-size and object limits, for every job.
+        if let Err(failure) = self.guard.check(&job) {
+            return Answer::Failure(failure);
+        }
         let result = match job.task {
             Some(Task::Inspect(inspect)) => self.inspect(inspect),
             Some(Task::Render(render)) => self.render(render),
@@ -61,6 +67,7 @@ impl Engines {
                     pdfium,
                     converters,
                     tesseract,
+                    ..
                 } = self;
                 super::toolbox::run(
                     tool,

@@ -5,7 +5,9 @@ pub mod engines;
 pub mod pool;
 pub mod protocol;
 pub(crate) mod toolbox;
+mod view;
 pub mod worker;
 
 pub use pool::{PoolError, PoolSettings, WorkerPool};
+pub use view::WorkerView;
 pub use worker::WorkerArgs;

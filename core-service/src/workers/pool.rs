@@ -15,12 +15,14 @@ use std::{
     time::Duration,
 };
 
+use quire_convert::process;
 use tokio::{
-    process::{Child, ChildStdin, ChildStdout, Command},
+    process::{Child, ChildStdin, ChildStdout},
     sync::Semaphore,
 };
 
 use super::protocol::{self, Answer, Job, Outcome};
+use super::view::{self, Home, WorkerView};
 
 /// Time a new worker has to load PDFium and its first Tesseract engine.
 const WORKER_START: Duration = Duration::from_secs(30);
@@ -38,6 +40,8 @@ pub struct PoolSettings {
     pub job_timeout: Duration,
     /// Flags passed to every worker (engine paths, memory limit).
     pub worker_flags: Vec<OsString>,
+    /// What a worker sees when it runs in a bubblewrap view.
+    pub view: WorkerView,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -72,6 +76,10 @@ struct Worker {
     child: Child,
     stdin: ChildStdin,
     stdout: ChildStdout,
+    /// Started through bwrap, which reports a signal that killed the worker as 128 + signal.
+    sandboxed: bool,
+    /// The worker's own folder in a view, removed with it.
+    _home: Option<Home>,
 }
 
 impl WorkerPool {
@@ -193,7 +201,10 @@ fn engine(job: &Job) -> &'static str {
 
 impl Inner {
     async fn spawn(&self) -> anyhow::Result<Worker> {
-        let mut child = Command::new(&self.settings.program)
+        let (mut command, home) = view::command(&self.settings)?;
+        let sandboxed = process::worker_sandbox();
+        view::scrub_env(&mut command);
+        let mut child = command
             .args(&self.settings.args)
             .args(&self.settings.worker_flags)
             // Debian's Tesseract is built with OpenMP, which is 7-9x slower here than one
@@ -222,6 +233,8 @@ impl Inner {
             child,
             stdin,
             stdout,
+            sandboxed,
+            _home: home,
         };
         // The worker says it is ready once its engines are loaded.
         let ready = tokio::time::timeout(
@@ -241,7 +254,7 @@ impl Inner {
                 let status = worker.child.wait().await?;
                 anyhow::bail!(
                     "the worker could not load its engines ({}; its error is in the log above)",
-                    describe(status)
+                    describe(status, worker.sandboxed)
                 )
             }
             Err(_) => anyhow::bail!("the worker did not load its engines within {WORKER_START:?}"),
@@ -282,9 +295,12 @@ impl Worker {
                 None
             }
         };
+        let sandboxed = self.sandboxed;
         let error = match status {
-            Some(status) if crashed(status) => PoolError::Crashed(describe(status)),
-            Some(status) => PoolError::Lost(describe(status)),
+            Some(status) if crashed(status, sandboxed) => {
+                PoolError::Crashed(describe(status, sandboxed))
+            }
+            Some(status) => PoolError::Lost(describe(status, sandboxed)),
             None => PoolError::Lost(format!("worker protocol error: {io_error}")),
         };
         tracing::warn!(error = %error, "worker lost; a new one will take its place");
@@ -294,7 +310,7 @@ impl Worker {
 
 /// Signals a native engine raises on its own when an input drives it off the rails: a bad
 /// memory access, an abort (failed allocation under the memory limit), a CPU limit.
-fn crashed(status: ExitStatus) -> bool {
+fn crashed(status: ExitStatus, sandboxed: bool) -> bool {
     const SIGILL: i32 = 4;
     const SIGABRT: i32 = 6;
     const SIGBUS: i32 = 7;
@@ -302,13 +318,23 @@ fn crashed(status: ExitStatus) -> bool {
     const SIGSEGV: i32 = 11;
     const SIGXCPU: i32 = 24;
     matches!(
-        status.signal(),
+        signal(status, sandboxed),
         Some(SIGILL | SIGABRT | SIGBUS | SIGFPE | SIGSEGV | SIGXCPU)
     )
 }
 
-fn describe(status: ExitStatus) -> String {
-    match (status.signal(), status.code()) {
+/// The signal that ended the worker: bwrap exits with 128 + the signal that killed its command.
+fn signal(status: ExitStatus, sandboxed: bool) -> Option<i32> {
+    status.signal().or_else(|| {
+        status
+            .code()
+            .filter(|&code| sandboxed && code > 128 && code < 128 + 65)
+            .map(|code| code - 128)
+    })
+}
+
+fn describe(status: ExitStatus, sandboxed: bool) -> String {
+    match (signal(status, sandboxed), status.code()) {
         (Some(signal), _) => format!("worker killed by signal {signal}"),
         (None, Some(code)) => format!("worker exited with status {code}"),
         _ => "worker ended".to_owned(),

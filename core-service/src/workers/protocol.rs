@@ -211,7 +211,8 @@ pub enum FailureKind {
     Encrypted = 2,
     /// The engine failed for a reason of its own.
     Engine = 3,
-    /// The job needs more memory than a worker may use.
+    /// The job needs more memory than a worker may use, or its PDF is over the limits every
+    /// PDF is checked against (`quire_compress::pdf_limits`).
     OverLimit = 4,
     /// The options do not fit this input (a page past the end, a bad range).
     BadOptions = 5,

@@ -102,6 +102,9 @@ pub fn example_detail(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::TooManyPixels => {
             "page 1 is 20000×20000 pixels at this resolution, over the limit of 100000000"
         }
+        ErrorCode::MisdirectedRequest => {
+            "this server does not answer for the host \"rebind.example:8080\": use its address (files.example.com), or add the host to QUIRE_ALLOWED_HOSTS"
+        }
         ErrorCode::RangeNotSatisfiable => {
             "the requested range is outside the file, which has 48213 bytes"
         }
@@ -116,6 +119,9 @@ pub fn example_detail(code: ErrorCode) -> Option<&'static str> {
         }
         ErrorCode::TooManyLoginAttempts => "too many failed log-ins: retry in 15 minutes",
         ErrorCode::TooManySignUps => "too many sign-ups from this address: retry later",
+        ErrorCode::TooManyOpenUploads => {
+            "this account has 10 unfinished resumable uploads and the Free plan allows 10 at once: finish them (PATCH their remaining bytes) or terminate those you no longer need (DELETE /api/tus/<id>); unfinished uploads also expire 86400 s after their creation"
+        }
         ErrorCode::Internal => "an unexpected error occurred; it was logged with the request id",
         ErrorCode::ProcessingFailed => {
             "the processing worker stopped during the job; retry the request"

@@ -1,5 +1,7 @@
 //! Sign-up, log-in and log-out pages: forms posted to the same paths, translated into
-//! AccountService calls; the session comes back as an HttpOnly cookie.
+//! AccountService calls; the session comes back as an HttpOnly cookie. Sign-up answers the same
+//! for a new address and a known one (the log-in form, with a notice), so it tells nobody which
+//! addresses have accounts; log-in always gives a new session and ends the one the browser had.
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -17,8 +19,9 @@ use quire_proto::{
 use serde::Deserialize;
 
 use super::{
-    i18n::{Lang, error_message},
+    i18n::{Lang, error_message, retry_message},
     layout::Page,
+    next_path::safe_next,
     session::{self, LoggedIn},
 };
 use crate::{EdgeState, problem::Problem};
@@ -36,8 +39,6 @@ pub struct Credentials {
 #[derive(Deserialize)]
 pub struct Next {
     next: Option<String>,
-    /// Set after a password change, which ended the session.
-    changed: Option<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -121,23 +122,13 @@ pub async fn signup_form(lang: Lang) -> Response {
     page(lang, Kind::SignUp, "", "", None)
 }
 
-pub async fn login_form(lang: Lang, Query(Next { next, changed }): Query<Next>) -> Response {
-    let notice = changed.map(|_| (StatusCode::OK, lang.t().password_changed.to_owned()));
-    page(lang, Kind::LogIn, "", &next.unwrap_or_default(), notice)
-}
-
-/// Only a path of this site is a place to go after logging in.
-fn safe_next(next: &str) -> &str {
-    if next.starts_with('/') && !next.starts_with("//") && !next.contains('\\') {
-        next
-    } else {
-        "/dashboard"
-    }
+pub async fn login_form(lang: Lang, Query(Next { next }): Query<Next>) -> Response {
+    page(lang, Kind::LogIn, "", &next.unwrap_or_default(), None)
 }
 
 /// The client's IP address, for the core's per-address log-in limits (empty when unknown): the
 /// peer's, or behind a trusted reverse proxy the last address of `X-Forwarded-For`.
-pub struct ClientAddress(String);
+pub struct ClientAddress(pub String);
 
 impl FromRequestParts<EdgeState> for ClientAddress {
     type Rejection = std::convert::Infallible;
@@ -197,15 +188,15 @@ pub async fn signup(
             password,
             client_address: address,
         })
-        .await
-        .map(|r| r.into_inner().session);
-    let attempt = Attempt {
-        lang,
-        kind: Kind::SignUp,
-        email: &email,
-        next: "",
-    };
-    attempt.answer(&state, &headers, answer, "/dashboard")
+        .await;
+    match answer {
+        // The same page whether the address was new or not: log in next.
+        Ok(_) => {
+            let notice = (StatusCode::OK, lang.t().signed_up.to_owned());
+            page(lang, Kind::LogIn, &email, "", Some(notice))
+        }
+        Err(status) => refused(lang, Kind::SignUp, &email, "", Problem::from(status)),
+    }
 }
 
 pub async fn login(
@@ -233,6 +224,9 @@ pub async fn login(
         })
         .await
         .map(|r| r.into_inner().session);
+    if let (Ok(Some(_)), Some(previous)) = (&answer, session::cookie(&headers, session::COOKIE)) {
+        end_previous(&state, previous).await;
+    }
     let attempt = Attempt {
         lang,
         kind: Kind::LogIn,
@@ -242,7 +236,23 @@ pub async fn login(
     attempt.answer(&state, &headers, answer, safe_next(&next))
 }
 
-/// A sign-up or log-in form as it was posted, to answer the core's reply to it.
+/// Ends the session the browser held before logging in (another account's, or its own): the
+/// new cookie replaces it, so no old token stays alive. Already ended or unknown is fine.
+async fn end_previous(state: &EdgeState, token: String) {
+    let result = state
+        .core
+        .accounts
+        .clone()
+        .log_out(session::session_request(&token, LogOutRequest {}))
+        .await;
+    if let Err(status) = result
+        && status.code() != tonic::Code::Unauthenticated
+    {
+        tracing::warn!(error = %status.message(), "could not end the previous session");
+    }
+}
+
+/// A log-in form as it was posted, to answer the core's reply to it.
 struct Attempt<'a> {
     lang: Lang,
     kind: Kind,
@@ -275,7 +285,12 @@ impl Attempt<'_> {
     }
 }
 
-fn logged_in(state: &EdgeState, headers: &HeaderMap, token: &str, next: &str) -> Response {
+pub(super) fn logged_in(
+    state: &EdgeState,
+    headers: &HeaderMap,
+    token: &str,
+    next: &str,
+) -> Response {
     let max_age = 7 * 24 * 3600;
     let secure = state.secure_cookies || session::over_https(headers);
     (
@@ -289,10 +304,12 @@ fn logged_in(state: &EdgeState, headers: &HeaderMap, token: &str, next: &str) ->
 fn refused(lang: Lang, kind: Kind, email: &str, next: &str, problem: Problem) -> Response {
     let status =
         StatusCode::from_u16(problem.code.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
-    let message = error_message(lang, problem.code.as_str(), &problem.detail);
+    let retry = problem.headers.get("retry-after").cloned();
+    let message = retry_message(lang, problem.code, retry.as_ref())
+        .unwrap_or_else(|| error_message(lang, problem.code.as_str(), &problem.detail));
     let mut response = page(lang, kind, email, next, Some((status, message)));
-    if let Some(retry) = problem.headers.get("retry-after") {
-        response.headers_mut().insert("retry-after", retry.clone());
+    if let Some(retry) = retry {
+        response.headers_mut().insert("retry-after", retry);
     }
     response
 }

@@ -80,9 +80,9 @@ pub async fn switch(Path(code): Path<String>, headers: HeaderMap) -> Response {
         .get(header::REFERER)
         .and_then(|v| v.to_str().ok())
         .and_then(|r| r.split_once("://").map(|(_, rest)| rest))
-        .and_then(|rest| rest.find('/').map(|i| rest[i..].to_owned()))
-        .filter(|p| p.starts_with('/') && !p.starts_with("//"))
-        .unwrap_or_else(|| "/".to_owned());
+        .and_then(|rest| rest.find('/').map(|i| &rest[i..]))
+        .and_then(super::next_path::local_path)
+        .unwrap_or("/");
     (
         [(
             header::SET_COOKIE,
@@ -91,7 +91,7 @@ pub async fn switch(Path(code): Path<String>, headers: HeaderMap) -> Response {
                 lang.code()
             ),
         )],
-        Redirect::to(&back),
+        Redirect::to(back),
     )
         .into_response()
 }
@@ -155,6 +155,8 @@ pub struct Texts {
     pub new_password: &'static str,
     pub password_changed: &'static str,
     pub sessions_end: &'static str,
+    /// The answer to every sign-up, new address or known one.
+    pub signed_up: &'static str,
 }
 
 pub static EN: Texts = Texts {
@@ -228,8 +230,9 @@ pub static EN: Texts = Texts {
     change_password: "Change the password",
     current_password: "Current password",
     new_password: "New password",
-    password_changed: "Password changed: log in again with the new one.",
-    sessions_end: "Changing the password logs you out everywhere, this browser included.",
+    password_changed: "Password changed. Every other session of this account was logged out.",
+    sessions_end: "Changing the password logs you out everywhere else; this browser stays logged in.",
+    signed_up: "If this address had no account, it has one now: log in with your password.",
 };
 
 pub static FR: Texts = Texts {
@@ -304,9 +307,35 @@ pub static FR: Texts = Texts {
     change_password: "Changer le mot de passe",
     current_password: "Mot de passe actuel",
     new_password: "Nouveau mot de passe",
-    password_changed: "Mot de passe changé : reconnectez-vous avec le nouveau.",
-    sessions_end: "Changer le mot de passe vous déconnecte partout, y compris dans ce navigateur.",
+    password_changed: "Mot de passe changé. Toutes les autres sessions de ce compte sont fermées.",
+    sessions_end: "Changer le mot de passe vous déconnecte partout ailleurs ; ce navigateur reste connecté.",
+    signed_up: "Si cette adresse n'avait pas de compte, elle en a un : connectez-vous avec votre mot de passe.",
 };
+
+/// For a refusal that says when to try again (`Retry-After`, in seconds): the sentence with the
+/// wait in it.
+pub fn retry_message(
+    lang: Lang,
+    code: quire_proto::ErrorCode,
+    retry_after: Option<&axum::http::HeaderValue>,
+) -> Option<String> {
+    let seconds: u64 = retry_after?.to_str().ok()?.parse().ok()?;
+    let fr = lang == Lang::Fr;
+    let wait = if seconds <= 90 {
+        format!("{seconds} s")
+    } else {
+        format!("{} min", seconds.div_ceil(60))
+    };
+    match code {
+        quire_proto::ErrorCode::TooManyLoginAttempts if fr => Some(format!(
+            "Trop de mots de passe incorrects : réessayez dans {wait} (chaque nouvel échec double l'attente)."
+        )),
+        quire_proto::ErrorCode::TooManyLoginAttempts => Some(format!(
+            "Too many wrong passwords: try again in {wait} (each further failure doubles the wait)."
+        )),
+        _ => None,
+    }
+}
 
 /// A sentence for an error code, in the page's language; the core's English detail otherwise.
 pub fn error_message(lang: Lang, code: &str, detail: &str) -> String {

@@ -10,6 +10,7 @@ mod dashboard;
 mod home;
 mod i18n;
 mod layout;
+mod next_path;
 mod session;
 mod toolbox;
 mod tools;

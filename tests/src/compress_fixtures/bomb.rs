@@ -175,3 +175,61 @@ pub fn bomb_pdf(gib: u64, place: BombIn) -> (Vec<u8>, u64) {
     o.set(catalog, format!("<< /Type /Catalog /Pages {pages} 0 R >>"));
     (o.finish(catalog), bomb.decoded_len())
 }
+
+/// A one-page PDF that also holds `count` objects (small integers no page uses) packed in one
+/// object stream: a few megabytes of Flate for a million objects.
+pub fn object_flood_pdf(count: u64) -> Vec<u8> {
+    let mut o = Objects::default();
+    let catalog = o.reserve();
+    let pages = o.reserve();
+    let page = o.reserve();
+    let font =
+        o.add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>");
+    let text = o.flate_stream("", b"BT /F1 14 Tf 50 780 Td (A page over a flood) Tj ET\n");
+    // Numbered past the objects above, which come first in the file.
+    let first_id = 100u64;
+    let mut header = String::new();
+    let mut body = String::new();
+    for i in 0..count {
+        header.push_str(&format!("{} {} ", first_id + i, body.len()));
+        body.push_str("0 ");
+    }
+    let first = header.len();
+    o.flate_stream(
+        &format!("/Type /ObjStm /N {count} /First {first}"),
+        (header + &body).as_bytes(),
+    );
+    let (w, h) = A4;
+    o.set(
+        page,
+        format!(
+            "<< /Type /Page /Parent {pages} 0 R /MediaBox [0 0 {w} {h}] \
+             /Resources << /Font << /F1 {font} 0 R >> >> /Contents {text} 0 R >>"
+        ),
+    );
+    o.set(
+        pages,
+        format!("<< /Type /Pages /Kids [{page} 0 R] /Count 1 >>"),
+    );
+    o.set(catalog, format!("<< /Type /Catalog /Pages {pages} 0 R >>"));
+    o.finish(catalog)
+}
+
+/// [`bomb_pdf`]'s content bomb encrypted by qpdf with AES-128 under an empty user password
+/// (its stream data kept as it is): PDFium opens it without asking, and the guard must
+/// decrypt it to see the bomb.
+pub fn encrypted_bomb_pdf(gib: u64) -> Vec<u8> {
+    let (pdf, _) = bomb_pdf(gib, BombIn::Content);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (input, output) = (dir.path().join("in.pdf"), dir.path().join("out.pdf"));
+    std::fs::write(&input, pdf).expect("in a temporary directory");
+    let status = std::process::Command::new("qpdf")
+        .args(["--stream-data=preserve", "--encrypt", "", "owner", "128"])
+        .args(["--use-aes=y", "--"])
+        .arg(&input)
+        .arg(&output)
+        .status()
+        .expect("qpdf is installed by scripts/setup.sh");
+    assert!(status.success(), "qpdf: {status}");
+    std::fs::read(&output).expect("qpdf's output")
+}

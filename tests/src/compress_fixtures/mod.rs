@@ -10,7 +10,7 @@ mod bomb;
 mod inputs;
 mod rich;
 
-pub use bomb::{BombIn, ZeroBomb, bomb_pdf};
+pub use bomb::{BombIn, ZeroBomb, bomb_pdf, encrypted_bomb_pdf, object_flood_pdf};
 pub use rich::{RICH_TEXT, rich_pdf};
 
 /// Objects numbered up front, so that pages, annotations and the outline can point at each

@@ -37,8 +37,8 @@ const GENERIC: [&[u8]; 6] = [
     b"RunLengthDecode",
     b"BrotliDecode",
 ];
-/// Largest stream decoded to be compressed again.
-const MAX_DECODED: usize = 256 << 20;
+/// Largest stream decoded to be compressed again: the limit every input was checked against.
+const MAX_DECODED: usize = quire_compress::pdf_limits::MAX_STREAM_DECODED as usize;
 
 const IMAGE: [&[u8]; 21] = [
     b"Type",

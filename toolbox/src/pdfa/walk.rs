@@ -10,8 +10,8 @@ use lopdf::{Dictionary, Document, Object, ObjectId};
 
 use super::content::{self, Op};
 
-/// Largest content stream decoded.
-const MAX_DECODED: usize = 256 << 20;
+/// Largest content stream decoded: the limit every input was checked against.
+const MAX_DECODED: usize = quire_compress::pdf_limits::MAX_STREAM_DECODED as usize;
 /// Content streams walked at most (forms that list one another can be reached many ways,
 /// but each is walked once).
 const MAX_STREAMS: usize = 100_000;

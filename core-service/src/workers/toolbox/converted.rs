@@ -180,6 +180,7 @@ fn failure(err: ConvertError) -> Failure {
         ConvertError::Unreadable(_) => FailureKind::InvalidFile,
         ConvertError::BadOptions(_) => FailureKind::BadOptions,
         ConvertError::OverLimit(_) => FailureKind::OverLimit,
+        ConvertError::Refused(_) => FailureKind::CheckFailed,
         ConvertError::Engine(_) => FailureKind::Engine,
     };
     Failure::new(kind, err.to_string())

@@ -45,12 +45,20 @@ pub async fn options() -> Response {
 }
 
 /// POST /api/tus (creation): `Upload-Length`, optional `Upload-Metadata` → 201 + Location.
+/// The length is reserved in the account's storage quota until the upload ends (413 when it
+/// does not fit), and a plan allows so many unfinished uploads at once (429 past them).
 pub async fn create(State(state): State<EdgeState>, headers: HeaderMap) -> Response {
     answer(async {
         protocol::check_version(&headers)?;
         let Some(length) = protocol::number(&headers, &UPLOAD_LENGTH)? else {
             let why = match headers.contains_key(&UPLOAD_DEFER_LENGTH) {
-                true => "this server needs the length up front (no creation-defer-length)",
+                // An upload reserves its length in the storage quota when it is created; a
+                // deferred one would have to reserve the largest file allowed, which would let
+                // a Free account hold two at most.
+                true => {
+                    "this server needs the length up front (no creation-defer-length): each \
+                     upload reserves its length in the storage quota when it is created"
+                }
                 false => "Upload-Length is missing",
             };
             return Err(Problem::new(
