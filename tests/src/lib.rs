@@ -178,6 +178,38 @@ impl Stack {
         self.account(account_id).await.storage_used
     }
 
+    /// What the dashboard and GetAccount show: (storage used, of which reserved).
+    pub async fn storage_figures(&self, account_id: i64) -> (u64, u64) {
+        let model = self.account(account_id).await;
+        let usage = quire_core::auth::web::usage(
+            &self.core.db,
+            &self.core.config,
+            &model,
+            chrono::Utc::now(),
+        )
+        .await
+        .expect("usage");
+        (usage.storage_used, usage.storage_reserved)
+    }
+
+    /// A web session's cookie (`quire_session=...`) for a new account `email`, made through
+    /// the forms as a browser does: sign up (which opens no session), then log in.
+    pub async fn web_session(&self, http: &reqwest::Client, email: &str) -> String {
+        let credentials = [
+            ("email", email),
+            ("password", "correct horse battery staple"),
+        ];
+        let post = |path: &str| {
+            http.post(self.url(path))
+                .header("origin", self.base.clone())
+                .form(&credentials)
+                .send()
+        };
+        assert_eq!(post("/signup").await.expect("sign-up").status(), 200);
+        let logged_in = post("/login").await.expect("log-in");
+        session_cookie(&logged_in).expect("a session cookie")
+    }
+
     pub async fn calls_today(&self, account_id: i64) -> i64 {
         self.account(account_id).await.calls_today
     }

@@ -178,25 +178,11 @@ both_databases!(kept_idempotent_answers_count_in_the_storage_quota, |db| {
         }
         request.send()
     };
-    let on = &stack;
-    let figures = move || async move {
-        let stack = on;
-        let model = stack.account(account).await;
-        let usage = quire_core::auth::web::usage(
-            &stack.core.db,
-            &stack.core.config,
-            &model,
-            chrono::Utc::now(),
-        )
-        .await
-        .unwrap();
-        (usage.storage_used, usage.storage_reserved)
-    };
     let first = compress(Some("first")).await.unwrap();
     assert_eq!(first.status(), 200);
     let answer = first.bytes().await.unwrap();
     let kept = answer.len() as u64;
-    assert_eq!(figures().await, (kept, kept));
+    assert_eq!(stack.storage_figures(account).await, (kept, kept));
 
     // Files take all but half an answer's room.
     let filler = (200_000 - kept - kept / 2) as usize;
@@ -223,12 +209,15 @@ both_databases!(kept_idempotent_answers_count_in_the_storage_quota, |db| {
     let replayed = compress(Some("first")).await.unwrap();
     assert_eq!(replayed.headers()["idempotent-replayed"], "true");
     assert_eq!(replayed.bytes().await.unwrap(), answer);
-    assert_eq!(figures().await, (filler as u64 + kept, kept));
+    assert_eq!(
+        stack.storage_figures(account).await,
+        (filler as u64 + kept, kept)
+    );
 
     let later = chrono::Utc::now() + chrono::Duration::hours(25);
     quire_core::idempotency::ledger::sweep(&stack.core, later)
         .await
         .unwrap();
-    assert_eq!(figures().await, (filler as u64, 0));
+    assert_eq!(stack.storage_figures(account).await, (filler as u64, 0));
     assert_eq!(compress(Some("second")).await.unwrap().status(), 200);
 });

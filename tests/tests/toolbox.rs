@@ -7,13 +7,16 @@ use quire_core::quota::Plan;
 use quire_e2e::{
     Db, Stack, authed, both_databases, csrf_token, eicar,
     pdf_check::facts,
-    problem, session_cookie,
+    problem,
     toolbox::{Toolbox, labelled, messages, reason, texts, zip_entries},
     v1,
 };
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use tonic::Code;
 use v1::{tool_options::Tool, tool_service_client::ToolServiceClient};
+
+#[path = "toolbox/pdf_limits.rs"]
+mod pdf_limits;
 
 both_databases!(page_tools_do_what_they_say, |db| {
     let stack = Stack::start(db).await;
@@ -246,20 +249,7 @@ async fn api_keys_are_refused_and_the_route_needs_a_session() {
     problem(with_key, 403, "web-only-tool").await;
 
     // A web session: without the anti-CSRF token, refused; with it, the rotated PDF.
-    // Sign-up opens no session (it answers alike for a known address): log in after it.
-    let credentials = [
-        ("email", "web@example.com"),
-        ("password", "correct horse battery staple"),
-    ];
-    let post = |path: &str| {
-        http.post(stack.url(path))
-            .header("origin", stack.base.clone())
-            .form(&credentials)
-            .send()
-    };
-    assert_eq!(post("/signup").await.unwrap().status(), 200);
-    let log_in = post("/login").await.unwrap();
-    let cookie = session_cookie(&log_in).expect("a session cookie");
+    let cookie = stack.web_session(&http, "web@example.com").await;
     let page = http
         .get(stack.url("/tools/rotate"))
         .header("cookie", &cookie)
@@ -346,113 +336,4 @@ async fn api_keys_are_refused_and_the_route_needs_a_session() {
             "{slug}"
         );
     }
-}
-
-/// Issue 35: the web toolbox, over HTTP with a session, refuses a decompression bomb and a
-/// flood of objects before PDFium (pdf-to-jpg) or lopdf (merge, rotate) opens them, with the
-/// same 422 the processing endpoints give; a bomb among clean files is found too.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn pdf_bombs_are_refused_before_any_toolbox_engine_opens_them() {
-    use quire_e2e::compress_fixtures::{BombIn, bomb_pdf, object_flood_pdf};
-    let stack = Stack::start(Db::Sqlite).await;
-    let http = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
-    // Sign-up opens no session (it answers alike for a known address): sign up, then log in.
-    let signed_up = http
-        .post(stack.url("/signup"))
-        .header("origin", stack.base.clone())
-        .form(&[
-            ("email", "bombs@example.com"),
-            ("password", "correct horse battery staple"),
-        ])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(signed_up.status(), 200);
-    let logged_in = http
-        .post(stack.url("/login"))
-        .header("origin", stack.base.clone())
-        .form(&[
-            ("email", "bombs@example.com"),
-            ("password", "correct horse battery staple"),
-        ])
-        .send()
-        .await
-        .unwrap();
-    let cookie = session_cookie(&logged_in).expect("a session cookie");
-    let html = http
-        .get(stack.url("/tools/merge"))
-        .header("cookie", &cookie)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let csrf = csrf_token(&html).expect("the page carries the anti-CSRF token");
-    let run = |slug: &str, fields: &[(&str, &str)], files: Vec<(&str, Vec<u8>)>| {
-        let mut form = reqwest::multipart::Form::new();
-        for (name, value) in fields {
-            form = form.text(name.to_string(), value.to_string());
-        }
-        for (name, bytes) in files {
-            form = form.part(
-                "file",
-                reqwest::multipart::Part::bytes(bytes).file_name(name.to_owned()),
-            );
-        }
-        http.post(stack.url(&format!("/tools/{slug}/run")))
-            .header("cookie", &cookie)
-            .header("origin", stack.base.clone())
-            .header("x-csrf-token", &csrf)
-            .multipart(form)
-            .send()
-    };
-    let (bomb, _) = bomb_pdf(1, BombIn::Content);
-    let (image_bomb, _) = bomb_pdf(1, BombIn::Image);
-    let flood = object_flood_pdf(1_000_001);
-    for (what, pdf, figure) in [
-        ("content bomb", &bomb, "256 MiB"),
-        ("image bomb", &image_bomb, "256 MiB"),
-        ("object flood", &flood, "1000000"),
-    ] {
-        for (slug, fields, files) in [
-            ("pdf-to-jpg", &[][..], vec![("hostile.pdf", pdf.clone())]),
-            (
-                "rotate",
-                &[("degrees", "90")][..],
-                vec![("hostile.pdf", pdf.clone())],
-            ),
-            (
-                "merge",
-                &[][..],
-                vec![
-                    ("clean.pdf", labelled("Clean", 1)),
-                    ("hostile.pdf", pdf.clone()),
-                ],
-            ),
-        ] {
-            let started = std::time::Instant::now();
-            let response = run(slug, fields, files).await.unwrap();
-            let body = problem(response, 422, "unprocessable-file").await;
-            let detail = body["detail"].as_str().unwrap();
-            assert!(
-                detail.contains("the PDF is refused"),
-                "{what} {slug}: {body}"
-            );
-            assert!(detail.contains(figure), "{what} {slug}: {body}");
-            let took = started.elapsed();
-            assert!(
-                took < std::time::Duration::from_secs(20),
-                "{what} {slug}: {took:?}"
-            );
-        }
-    }
-    // A clean file still goes through the same tools.
-    let response = run("pdf-to-jpg", &[], vec![("clean.pdf", labelled("Clean", 2))])
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200, "{}", response.text().await.unwrap());
 }

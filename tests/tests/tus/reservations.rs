@@ -25,20 +25,6 @@ async fn parts_stored(stack: &Stack) -> usize {
     listed.len()
 }
 
-/// What the dashboard and GetAccount show: (used, of which reserved).
-async fn usage_figures(stack: &Stack, account: i64) -> (u64, u64) {
-    let model = stack.account(account).await;
-    let usage = quire_core::auth::web::usage(
-        &stack.core.db,
-        &stack.core.config,
-        &model,
-        chrono::Utc::now(),
-    )
-    .await
-    .unwrap();
-    (usage.storage_used, usage.storage_reserved)
-}
-
 // The probe's case scaled down: four uploads of 500 on a quota of 1024 (four of 500 MiB on
 // 1 GiB). Each reserves its length when it is created, so the third is refused, a plain
 // upload cannot take the reserved room either, and the reservation becomes the file's storage
@@ -70,7 +56,7 @@ both_databases!(
                 "{detail}"
             );
         }
-        assert_eq!(usage_figures(&stack, account).await, (1000, 1000));
+        assert_eq!(stack.storage_figures(account).await, (1000, 1000));
         let plain = Client::new()
             .post(stack.url("/api/upload"))
             .bearer_auth(&key)
@@ -86,11 +72,11 @@ both_databases!(
             patch(&stack, &key, &first, 0, &bytes[..200]).await.status(),
             204
         );
-        assert_eq!(usage_figures(&stack, account).await, (1000, 1000));
+        assert_eq!(stack.storage_figures(account).await, (1000, 1000));
         let last = patch(&stack, &key, &first, 200, &bytes[200..]).await;
         assert_eq!(last.status(), 204);
         assert_eq!(stack.storage_used(account).await, 500);
-        assert_eq!(usage_figures(&stack, account).await, (1000, 500));
+        assert_eq!(stack.storage_figures(account).await, (1000, 500));
         problem(
             create(&stack, &key, 500, METADATA).await,
             413,
@@ -100,7 +86,7 @@ both_databases!(
 
         // Terminating gives the room back.
         assert_eq!(terminate(&stack, &key, &second).await.status(), 204);
-        assert_eq!(usage_figures(&stack, account).await, (500, 0));
+        assert_eq!(stack.storage_figures(account).await, (500, 0));
         assert_eq!(create(&stack, &key, 500, METADATA).await.status(), 201);
         problem(
             create(&stack, &key, 25, METADATA).await,
@@ -128,7 +114,7 @@ both_databases!(
             .collect();
         statuses.sort();
         assert_eq!(statuses, [[201u16; 10], [413u16; 10]].concat());
-        assert_eq!(usage_figures(&stack, account).await, (1000, 1000));
+        assert_eq!(stack.storage_figures(account).await, (1000, 1000));
     }
 );
 
@@ -216,7 +202,7 @@ both_databases!(an_expired_upload_releases_its_reservation, |db| {
         .exec(&stack.core.db)
         .await
         .unwrap();
-    assert_eq!(usage_figures(&stack, account).await, (0, 0));
+    assert_eq!(stack.storage_figures(account).await, (0, 0));
     assert_eq!(head(&stack, &key, &location).await.status(), 404);
     assert_eq!(
         parts_stored(&stack).await,
@@ -229,5 +215,5 @@ both_databases!(an_expired_upload_releases_its_reservation, |db| {
     assert_eq!(parts_stored(&stack).await, 0);
     let again = create(&stack, &key, 800, METADATA).await;
     assert_eq!(again.status(), 201);
-    assert_eq!(usage_figures(&stack, account).await, (800, 800));
+    assert_eq!(stack.storage_figures(account).await, (800, 800));
 });
