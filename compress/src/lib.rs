@@ -13,13 +13,16 @@ mod content;
 mod displayed;
 mod fonts;
 mod images;
+mod intake;
 mod pages;
 mod parallel;
 pub mod pdf_limits;
+mod plain;
 mod streams;
 mod structure;
 #[cfg(test)]
 mod test_pdf;
+mod xref_stream;
 mod zlib;
 
 /// Font program code other engines reuse (the toolbox's PDF/A conversion embeds substitute
@@ -91,10 +94,16 @@ pub fn compress(
     let original = std::fs::metadata(input)
         .map_err(|e| CompressError::Io(format!("staged input unreadable: {e}")))?
         .len();
-    let mut doc = Document::load(input).map_err(load_failure)?;
-    if doc.is_encrypted() {
-        return Err(CompressError::Encrypted);
-    }
+    let bytes = std::fs::read(input)
+        .map_err(|e| CompressError::Io(format!("staged input unreadable: {e}")))?;
+    let mut doc = match intake::load(&bytes)? {
+        intake::Intake::Loaded(doc) => *doc,
+        intake::Intake::Keep(reason) => {
+            tracing::info!(reason, "pdf kept as it is");
+            return keep_input(input, output, original);
+        }
+    };
+    drop(bytes);
     if doc.get_pages().is_empty() {
         return Err(CompressError::InvalidFile("the PDF has no pages".into()));
     }
@@ -128,26 +137,23 @@ pub fn compress(
         pruned,
         "pdf compressed"
     );
-    let mut file = std::io::BufWriter::new(
-        std::fs::File::create(output)
-            .map_err(|e| CompressError::Io(format!("cannot write the output: {e}")))?,
-    );
     let options = SaveOptions::builder()
         .use_object_streams(true)
         .use_xref_streams(true)
         .compression_level(streams::LEVEL)
         .build();
-    doc.save_with_options(&mut file, options)
+    // Written in memory first: the cross-reference stream at its end is packed afterwards.
+    let mut bytes = Vec::new();
+    doc.save_with_options(&mut bytes, options)
         .map_err(|e| CompressError::Io(format!("cannot write the PDF: {e}")))?;
-    drop(file);
-    let written = std::fs::metadata(output)
-        .map_err(|e| CompressError::Io(format!("output unreadable: {e}")))?
-        .len();
+    drop(doc);
+    xref_stream::pack(&mut bytes);
+    let written = bytes.len() as u64;
     if written >= original {
-        std::fs::copy(input, output)
-            .map_err(|e| CompressError::Io(format!("cannot copy the input: {e}")))?;
-        return Ok(original);
+        return keep_input(input, output, original);
     }
+    std::fs::write(output, &bytes)
+        .map_err(|e| CompressError::Io(format!("cannot write the output: {e}")))?;
     Ok(written)
 }
 
@@ -163,6 +169,13 @@ fn survey(doc: &Document) -> (fonts::Usage, displayed::DisplayedSizes) {
         forms.clear();
     }
     (usage.finish(), sizes.finish())
+}
+
+/// The input handed back as the output: nothing smaller came out, or nothing may be rewritten.
+fn keep_input(input: &Path, output: &Path, original: u64) -> Result<u64, CompressError> {
+    std::fs::copy(input, output)
+        .map_err(|e| CompressError::Io(format!("cannot copy the input: {e}")))?;
+    Ok(original)
 }
 
 fn load_failure(err: lopdf::Error) -> CompressError {

@@ -27,18 +27,40 @@ pub fn page_contents(doc: &Document) -> impl Iterator<Item = PageContent<'_>> {
     doc.get_pages().into_values().map(|id| PageContent {
         id,
         resources: page_resources(doc, id),
-        content: doc
-            .get_page_content_with_limit(id, MAX_DECODED)
-            .ok()
-            .and_then(|bytes| content::parse(&bytes, read)),
+        content: page_bytes(doc, id).and_then(|bytes| content::parse(&bytes, read)),
     })
+}
+
+/// A page's content streams decoded and joined (each ends a token: PDF 32000-1 7.8.2 lets an
+/// operator's operands span two streams, but not a token); `None` when one is damaged.
+fn page_bytes(doc: &Document, id: ObjectId) -> Option<Vec<u8>> {
+    let page = doc.get_dictionary(id).ok()?;
+    let ids = match page.get(b"Contents") {
+        Err(_) => return Some(Vec::new()),
+        Ok(Object::Reference(id)) => match doc.get_object(*id).ok()? {
+            Object::Array(items) => items.clone(),
+            _ => vec![Object::Reference(*id)],
+        },
+        Ok(Object::Array(items)) => items.clone(),
+        Ok(_) => return None,
+    };
+    let mut bytes = Vec::new();
+    for item in ids {
+        let stream = doc
+            .get_object(item.as_reference().ok()?)
+            .ok()?
+            .as_stream()
+            .ok()?;
+        bytes.extend(crate::plain::decode(stream, MAX_DECODED.saturating_sub(bytes.len())).ok()?);
+        bytes.push(b'\n');
+    }
+    Some(bytes)
 }
 
 /// A content stream's operations that the walks read; `None` when it cannot be inflated or
 /// parsed.
 fn parse(stream: &Stream) -> Option<Content> {
-    stream
-        .decompressed_content_with_limit(MAX_DECODED)
+    crate::plain::decode(stream, MAX_DECODED)
         .ok()
         .and_then(|bytes| content::parse(&bytes, read))
 }

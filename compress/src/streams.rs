@@ -8,6 +8,7 @@ use foldhash::{HashMap, HashMapExt, HashSet};
 use lopdf::{Document, Object, ObjectId, Stream};
 
 use super::CompressError;
+use crate::plain::Undecodable;
 
 /// Decoded size one stream may reach: the limit every PDF is held to before an engine opens
 /// it ([`crate::pdf_limits`]). A stream over it is a decompression bomb, and the job stops
@@ -78,12 +79,14 @@ enum Packed {
 }
 
 fn pack(stream: &Stream) -> Packed {
-    let plain = if stream.filters().unwrap_or_default().is_empty() {
+    let plain = if crate::plain::is_unfiltered(stream) {
         std::borrow::Cow::Borrowed(&stream.content)
     } else {
-        match stream.decompressed_content_with_limit(MAX_DECODED) {
+        match crate::plain::decode(stream, MAX_DECODED) {
             Ok(plain) => std::borrow::Cow::Owned(plain),
-            Err(err) if is_bomb(&err) => return Packed::Bomb,
+            Err(Undecodable::Bomb) => return Packed::Bomb,
+            // A damaged stream is kept as it is: its partial bytes would replace what
+            // viewers recover from it.
             Err(_) => return Packed::Kept,
         }
     };
@@ -175,19 +178,8 @@ fn recompressible(stream: &Stream) -> bool {
     if matches!(kind, Some(b"Metadata" | b"XRef" | b"ObjStm")) || subtype == Some(b"Image") {
         return false;
     }
-    stream
-        .filters()
-        .unwrap_or_default()
-        .iter()
-        .all(|f| TRANSPORT.contains(f))
-}
-
-/// Whether decoding stopped at its size limit.
-pub fn is_bomb(err: &lopdf::Error) -> bool {
-    matches!(
-        err,
-        lopdf::Error::Decompress(lopdf::DecompressError::MemoryLimitExceeded { .. })
-    )
+    crate::plain::filter_names(stream)
+        .is_ok_and(|names| names.iter().all(|f| TRANSPORT.contains(&f.as_slice())))
 }
 
 pub fn bomb() -> CompressError {

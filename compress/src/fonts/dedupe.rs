@@ -39,7 +39,7 @@ pub fn merge_programs(doc: &mut Document) -> usize {
         let Ok(Object::Stream(stream)) = doc.get_object(id) else {
             continue;
         };
-        let Ok(data) = stream.decompressed_content_with_limit(MAX_PROGRAM) else {
+        let Ok(data) = crate::plain::decode(stream, MAX_PROGRAM) else {
             continue;
         };
         // What else describes the program (Subtype, Length1-3) must match too.

@@ -182,7 +182,7 @@ pub fn cid_to_gid(
         Err(_) => None,
         Ok(object) => match doc.dereference(object).ok()?.1 {
             Object::Name(name) if name == b"Identity" => None,
-            Object::Stream(stream) => Some(stream.decompressed_content_with_limit(1 << 20).ok()?),
+            Object::Stream(stream) => Some(crate::plain::decode(stream, 1 << 20).ok()?),
             _ => return None,
         },
     };

@@ -57,7 +57,7 @@ pub fn trim(doc: &mut Document, usage: &Usage, references: &HashMap<ObjectId, us
     for (to_unicode, descendant, codes) in jobs {
         if let Some(id) = to_unicode
             && let Ok(Object::Stream(stream)) = doc.get_object_mut(id)
-            && let Ok(data) = stream.decompressed_content_with_limit(MAX_MAP)
+            && let Ok(data) = crate::plain::decode(stream, MAX_MAP)
             && let Some(cut) = to_unicode_for(&data, &codes)
             && cut.len() < data.len()
         {

@@ -69,7 +69,7 @@ fn rewrite(doc: &mut Document, id: ObjectId, plan: &Plan, glyphs: &BTreeSet<u16>
     let Ok(Object::Stream(stream)) = doc.get_object(id) else {
         return false;
     };
-    let Ok(data) = stream.decompressed_content_with_limit(MAX_PROGRAM) else {
+    let Ok(data) = crate::plain::decode(stream, MAX_PROGRAM) else {
         return false;
     };
     let mut out = program::subset(plan.format, &data, glyphs);
@@ -207,7 +207,7 @@ fn plan(
             (Some(format), descendant) => {
                 let data = decoded
                     .entry(program_id)
-                    .or_insert_with(|| stream.decompressed_content_with_limit(MAX_PROGRAM).ok());
+                    .or_insert_with(|| crate::plain::decode(stream, MAX_PROGRAM).ok());
                 match (data.as_deref(), descendant) {
                     (Some(data), Some(cid_font)) => {
                         composite_glyphs(doc, font, cid_font, format, data, strings())
@@ -303,7 +303,7 @@ fn composite_glyphs<'s>(
             cmap::CodeMap::Identity
         }
         (_, Object::Stream(stream)) => {
-            let program = stream.decompressed_content_with_limit(1 << 20).ok()?;
+            let program = crate::plain::decode(stream, 1 << 20).ok()?;
             cmap::CodeMap::Embedded(cmap::Cmap::parse(&program)?)
         }
         _ => return None,

@@ -17,7 +17,7 @@ pub fn parse(doc: &Document, id: ObjectId) -> Option<Type1Font> {
     let Ok(Object::Stream(stream)) = doc.get_object(id) else {
         return None;
     };
-    let data = stream.decompressed_content_with_limit(MAX_PROGRAM).ok()?;
+    let data = crate::plain::decode(stream, MAX_PROGRAM).ok()?;
     let length = |key: &[u8]| {
         stream
             .dict
@@ -70,9 +70,7 @@ pub fn rewrite(doc: &mut Document, id: ObjectId, keep: &BTreeSet<Vec<u8>>) -> Op
     let Ok(Object::Stream(stream)) = doc.get_object(id) else {
         return None;
     };
-    let before = stream
-        .decompressed_content_with_limit(MAX_PROGRAM)
-        .map_or(0, |d| d.len());
+    let before = crate::plain::decode(stream, MAX_PROGRAM).map_or(0, |d| d.len());
     if cff.len() >= before {
         return None;
     }

@@ -28,33 +28,9 @@ fn is_codec(name: &[u8]) -> bool {
     matches!(name, b"DCTDecode" | b"JPXDecode" | b"CCITTFaxDecode")
 }
 
-/// Filter abbreviations of inline-image syntax, which some writers use in streams too.
-fn canonical(name: &[u8]) -> &[u8] {
-    match name {
-        b"AHx" => b"ASCIIHexDecode",
-        b"A85" => b"ASCII85Decode",
-        b"LZW" => b"LZWDecode",
-        b"Fl" => b"FlateDecode",
-        b"RL" => b"RunLengthDecode",
-        b"DCT" => b"DCTDecode",
-        b"CCF" => b"CCITTFaxDecode",
-        other => other,
-    }
-}
-
 /// The stream's filter names, canonical, in decoding order; none for an unfiltered stream.
 pub fn filters(stream: &Stream) -> Option<Vec<Vec<u8>>> {
-    if !stream.dict.has(b"Filter") {
-        return Some(Vec::new());
-    }
-    Some(
-        stream
-            .filters()
-            .ok()?
-            .into_iter()
-            .map(|name| canonical(name).to_vec())
-            .collect(),
-    )
+    crate::plain::filter_names(stream).ok()
 }
 
 /// The declared image's facts decoding needs.
@@ -142,58 +118,17 @@ fn only_general(filters: &[Vec<u8>]) -> bool {
     filters.iter().all(|f| !is_codec(f) && !is_kept_filter(f))
 }
 
-/// The content after its first `count` filters, each bounded by `limit` bytes: lopdf decodes
-/// them from a copy that names just those filters and their parameters. `size` is what the
-/// samples should come to, when known.
+/// The content after its first `count` filters, each bounded by `limit` bytes, decoded
+/// strictly (a damaged layer keeps the image as it is). `size` is what the samples should
+/// come to, when known: a lone Flate layer inflates straight into a buffer of that size.
 fn general(stream: &Stream, count: usize, limit: usize, size: usize) -> Option<Vec<u8>> {
-    if count == 0 {
-        return (stream.content.len() <= limit).then(|| stream.content.clone());
-    }
-    let names = stream.filters().ok()?;
     if count == 1
-        && names
-            .first()
-            .is_some_and(|name| canonical(name) == b"FlateDecode")
+        && filters(stream).is_some_and(|names| names.first().is_some_and(|n| n == b"FlateDecode"))
         && matches!(stream.dict.get(b"DecodeParms"), Err(_) | Ok(Object::Null))
-        && let Some(plain) = inflate(&stream.content, limit, size)
     {
-        return Some(plain);
+        return crate::plain::inflate(&stream.content, limit, size).ok();
     }
-    let mut dict = Dictionary::new();
-    dict.set(
-        "Filter",
-        Object::Array(
-            names
-                .iter()
-                .take(count)
-                .map(|name| Object::Name(canonical(name).to_vec()))
-                .collect(),
-        ),
-    );
-    // lopdf reads only direct parameter dictionaries and gives a lone dictionary to every
-    // filter of a chain: anything it would misread makes the image kept rather than decoded
-    // into wrong samples.
-    match stream.dict.get(b"DecodeParms") {
-        Err(_) | Ok(Object::Null) => {}
-        Ok(Object::Array(params)) => {
-            if params
-                .iter()
-                .any(|p| !matches!(p, Object::Dictionary(_) | Object::Null))
-            {
-                return None;
-            }
-            dict.set(
-                "DecodeParms",
-                Object::Array(params.iter().take(count).cloned().collect()),
-            );
-        }
-        Ok(params @ Object::Dictionary(_)) if names.len() == 1 => {
-            dict.set("DecodeParms", params.clone());
-        }
-        Ok(_) => return None,
-    }
-    let partial = Stream::new(dict, stream.content.clone());
-    partial.decompressed_content_with_limit(limit).ok()
+    crate::plain::decode_leading(stream, count, limit).ok()
 }
 
 /// Whether the chain ends in CCITT Group 4 (K < 0).
@@ -222,43 +157,5 @@ pub(super) fn filter_parms(
         None | Some(Object::Null) => Some(None),
         Some(Object::Dictionary(dict)) => Some(Some(dict)),
         Some(_) => None,
-    }
-}
-
-/// A whole, sound zlib stream of at most `limit` bytes, inflated straight into a buffer of
-/// the image's size: lopdf's reader grows its buffer by doubling, copying and zeroing each new
-/// part before inflating into it, three more passes over a 243 MB scan. `None` for anything
-/// else (corrupt, truncated, over the limit), which lopdf then decodes as it always did,
-/// partial data and all.
-fn inflate(input: &[u8], limit: usize, size: usize) -> Option<Vec<u8>> {
-    let mut inflater = flate2::Decompress::new(true);
-    let mut out = Vec::with_capacity(size.min(limit).max(1));
-    loop {
-        let consumed = usize::try_from(inflater.total_in()).ok()?;
-        let produced = out.len();
-        let status = inflater
-            .decompress_vec(
-                input.get(consumed..)?,
-                &mut out,
-                flate2::FlushDecompress::None,
-            )
-            .ok()?;
-        if out.len() > limit {
-            return None;
-        }
-        match status {
-            flate2::Status::StreamEnd => return Some(out),
-            // Doubling, up to one byte past the limit: a bomb stops there.
-            _ if out.len() == out.capacity() => {
-                out.reserve(out.len().max(1 << 16).min(limit + 1 - out.len()));
-            }
-            // No room was missing, so input was: the stream ends early.
-            _ if out.len() == produced
-                && usize::try_from(inflater.total_in()).ok()? == consumed =>
-            {
-                return None;
-            }
-            _ => {}
-        }
     }
 }

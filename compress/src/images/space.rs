@@ -91,9 +91,9 @@ fn parse_depth(doc: &Document, object: &Object, depth: u8) -> Option<Space> {
                         Object::String(bytes, _) => bytes.clone(),
                         // A lookup stream is small (at most 256 × 32 bytes): anything larger is
                         // not a palette.
-                        Object::Stream(stream) => stream
-                            .decompressed_content_with_limit(256 * MAX_COMPONENTS)
-                            .ok()?,
+                        Object::Stream(stream) => {
+                            crate::plain::decode(stream, 256 * MAX_COMPONENTS).ok()?
+                        }
                         _ => return None,
                     };
                     let needed = (usize::from(hival) + 1) * usize::from(base.components());

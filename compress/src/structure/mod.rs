@@ -1,6 +1,7 @@
 //! Document structure: what no viewer draws is dropped, per preset, the way Ghostscript's
 //! presets (Distiller's settings) do. Page thumbnails (`/Thumb`: viewers draw their own) and
 //! private application data (`/PieceInfo`: Illustrator and InDesign keep whole editable copies
+//! there; the trailer's `/AdditionalStreams`: LibreOffice's hybrid PDFs keep the ODF source
 //! there) go at every preset, and so do annotations' links to pages outside the page tree
 //! (`stale_pages`). Screen and ebook also drop the print-only parts: per-object XMP
 //! (`/Metadata` of pages, images and forms; the document's own stays), OPI proxies and
@@ -18,6 +19,7 @@
 //! conversion, as their converted CMYK images do. A PDF/A file keeps its output intent and
 //! default spaces at every preset: PDF/A requires them.
 
+mod form_fonts;
 mod print_condition;
 mod stale_pages;
 mod xmp;
@@ -94,6 +96,10 @@ pub fn clean(doc: &mut Document, preset: Preset) -> usize {
     }
     removed += usize::from(xmp::slim(doc, catalog, preset));
     removed += stale_pages::unlink(doc);
+    // LibreOffice's hybrid PDFs carry the whole editable document (ODF) in the trailer, for
+    // LibreOffice alone to open again: private application data, like /PieceInfo.
+    removed += usize::from(doc.trailer.remove(b"AdditionalStreams").is_some());
+    removed += form_fonts::drop_unnamed(doc);
     removed
 }
 
@@ -234,7 +240,16 @@ mod tests {
     #[test]
     fn every_preset_drops_thumbnails_and_application_data() {
         let (mut doc, page, _, _) = document();
+        let source = doc.add_object(lopdf::Stream::new(dictionary! {}, b"PK...".to_vec()));
+        doc.trailer.set(
+            "AdditionalStreams",
+            vec![
+                Object::Name(b"application/vnd.oasis.opendocument.text".to_vec()),
+                source.into(),
+            ],
+        );
         clean(&mut doc, Preset::Prepress);
+        assert!(!doc.trailer.has(b"AdditionalStreams"));
         let page = doc.get_dictionary(page).expect("page");
         assert!(!page.has(b"Thumb") && !page.has(b"PieceInfo"));
         // Prepress keeps the print parts.

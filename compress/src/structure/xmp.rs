@@ -50,7 +50,7 @@ pub fn document_xmp(doc: &Document, catalog: ObjectId) -> Option<(ObjectId, Vec<
         .ok()?;
     let stream = doc.get_object(id).ok()?.as_stream().ok()?;
     let xml = if stream.dict.has(b"Filter") {
-        stream.decompressed_content_with_limit(MAX_XMP).ok()?
+        crate::plain::decode(stream, MAX_XMP).ok()?
     } else {
         stream.content.clone()
     };

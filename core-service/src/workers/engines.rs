@@ -173,8 +173,11 @@ impl Engines {
         let preset = compress::Preset::from_quality(quality).ok_or_else(|| {
             Failure::new(FailureKind::Engine, format!("unknown quality {quality}"))
         })?;
-        let size = compress::compress(Path::new(&input), Path::new(&output), preset, max_pixels)
-            .map_err(compress_failure)?;
+        let (input, output) = (Path::new(&input), Path::new(&output));
+        let size =
+            compress::compress(input, output, preset, max_pixels).map_err(compress_failure)?;
+        let size =
+            pdf::compress_check::verified(self.pdfium()?, input, output, preset, max_pixels, size)?;
         Ok(Answer::Compressed(Compressed { size }))
     }
 }
