@@ -16,6 +16,7 @@ mod images;
 mod pages;
 mod parallel;
 pub mod pdf_limits;
+mod resources;
 mod streams;
 mod structure;
 #[cfg(test)]
@@ -99,6 +100,7 @@ pub fn compress(
         return Err(CompressError::InvalidFile("the PDF has no pages".into()));
     }
     let cleaned = structure::clean(&mut doc, preset);
+    let unused = resources::drop_unused(&mut doc);
     // Merged first so that an image stored more than once is re-encoded once, at the largest
     // size any of its copies is drawn; merged again for streams recompression made identical.
     let mut merged = streams::merge_duplicate_streams(&mut doc);
@@ -120,6 +122,7 @@ pub fn compress(
     let pruned = doc.prune_objects().len();
     tracing::debug!(
         cleaned,
+        unused,
         fonts,
         images = report.replaced,
         images_kept = report.skipped,
