@@ -18,6 +18,7 @@ mod pages;
 mod parallel;
 pub mod pdf_limits;
 mod plain;
+mod resources;
 mod streams;
 mod structure;
 #[cfg(test)]
@@ -108,6 +109,7 @@ pub fn compress(
         return Err(CompressError::InvalidFile("the PDF has no pages".into()));
     }
     let cleaned = structure::clean(&mut doc, preset);
+    let unused = resources::drop_unused(&mut doc);
     // Merged first so that an image stored more than once is re-encoded once, at the largest
     // size any of its copies is drawn; merged again for streams recompression made identical.
     let mut merged = streams::merge_duplicate_streams(&mut doc);
@@ -129,6 +131,7 @@ pub fn compress(
     let pruned = doc.prune_objects().len();
     tracing::debug!(
         cleaned,
+        unused,
         fonts,
         images = report.replaced,
         images_kept = report.skipped,
