@@ -1,7 +1,8 @@
 //! The largest size, in points, at which each image XObject is drawn: read from the page
-//! content streams, the form XObjects and tiling patterns they draw and the annotations'
-//! appearance streams, following the current transformation matrix through q/Q/cm. An image
-//! drawn nowhere this walk looks gets no entry and is left alone.
+//! content streams, the form XObjects and tiling patterns they draw, the soft-mask groups
+//! their graphics states set, and the annotations' appearance streams, following the current
+//! transformation matrix through q/Q/cm. An image drawn nowhere this walk looks gets no entry
+//! and is left alone.
 
 use std::collections::{HashMap, HashSet};
 
@@ -82,6 +83,17 @@ impl<'a> Walker<'a> {
                 "Do" => {
                     if let Some(name) = op.operands.first().and_then(|o| o.as_name().ok()) {
                         self.draw(resources, name, ctm, depth);
+                    }
+                }
+                // A soft mask's group is laid out in the space in force when `gs` sets it
+                // (ISO 32000 11.6.5.2), whatever the matrix when it is later used.
+                "gs" => {
+                    if let Some(name) = op.operands.first().and_then(|o| o.as_name().ok())
+                        && let Some(id) = soft_mask_group(self.doc, resources, name)
+                        && let Ok(Object::Stream(stream)) = self.doc.get_object(id)
+                    {
+                        let base = multiply(own_matrix(stream), ctm);
+                        self.nested(id, stream, resources, base, depth);
                     }
                 }
                 // A tiling pattern is laid out in the space the stream started in.
@@ -210,6 +222,20 @@ fn named(doc: &Document, resources: &[&Dictionary], kind: &[u8], name: &[u8]) ->
     })
 }
 
+/// The group form of the soft mask the named graphics state sets, if it sets one: the
+/// nearest /ExtGState entry of that name, direct or a reference, and its /SMask's /G.
+fn soft_mask_group(doc: &Document, resources: &[&Dictionary], name: &[u8]) -> Option<ObjectId> {
+    let state = resources.iter().find_map(|dict| {
+        let (_, states) = doc.dereference(dict.get(b"ExtGState").ok()?).ok()?;
+        let (_, state) = doc
+            .dereference(states.as_dict().ok()?.get(name).ok()?)
+            .ok()?;
+        state.as_dict().ok()
+    })?;
+    let (_, mask) = doc.dereference(state.get(b"SMask").ok()?).ok()?;
+    mask.as_dict().ok()?.get(b"G").ok()?.as_reference().ok()
+}
+
 /// A rectangle's four numbers.
 fn four(doc: &Document, object: &Object) -> Option<[f32; 4]> {
     let (_, object) = doc.dereference(object).ok()?;
@@ -296,5 +322,47 @@ mod tests {
         // A 100 x 100 box fitted into a 50 x 25 rectangle.
         assert_eq!(sizes.get(&in_annot), Some(&(50.0, 25.0)));
         assert_eq!(sizes.get(&in_pattern), Some(&(20.0, 20.0)));
+    }
+
+    /// An image drawn only in a soft mask's group gets the size it has where `gs` set the
+    /// mask, not where the mask is later used; a graphics state with no soft mask adds none.
+    #[test]
+    fn soft_mask_groups_give_their_images_sizes() {
+        let mut doc = Document::with_version("1.7");
+        let in_mask = image(&mut doc);
+        let group = doc.add_object(Stream::new(
+            dictionary! {
+                "Subtype" => "Form", "BBox" => vec![0.into(), 0.into(), 1.into(), 1.into()],
+                "Group" => dictionary! {"S" => "Transparency", "CS" => "DeviceGray"},
+                "Matrix" => vec![3.into(), 0.into(), 0.into(), 3.into(), 0.into(), 0.into()],
+                "Resources" => dictionary! {"XObject" => dictionary! {"Im" => in_mask}},
+            },
+            b"10 0 0 10 0 0 cm /Im Do".to_vec(),
+        ));
+        // A direct graphics state dictionary, as some writers store them.
+        let states = dictionary! {
+            "Masked" => dictionary! {
+                "Type" => "ExtGState",
+                "SMask" => dictionary! {"Type" => "Mask", "S" => "Luminosity", "G" => group},
+            },
+            "Plain" => dictionary! {"Type" => "ExtGState", "CA" => 0.5},
+        };
+        let content = doc.add_object(Stream::new(
+            dictionary! {},
+            b"q 2 0 0 2 0 0 cm /Plain gs /Masked gs 7 0 0 7 0 0 cm 0 0 1 1 re f Q".to_vec(),
+        ));
+        one_page(
+            &mut doc,
+            dictionary! {
+                "Contents" => content,
+                "MediaBox" => vec![0.into(), 0.into(), 200.into(), 200.into()],
+                "Resources" => dictionary! {"ExtGState" => states},
+            },
+            dictionary! {},
+        );
+        let (_, sizes) = crate::survey(&doc);
+        // 10 x the group's 3 x the 2 in force at `gs`; the later 7 does not count.
+        assert_eq!(sizes.get(&in_mask), Some(&(60.0, 60.0)));
+        assert_eq!(sizes.len(), 1);
     }
 }

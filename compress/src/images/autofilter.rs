@@ -34,12 +34,15 @@ pub struct Trial {
     /// Only JPEG may carry these pixels (a four-channel JPEG's inks, whose meaning rides on
     /// the JPEG's Adobe marker).
     pub jpeg_only: bool,
+    /// Only lossless encodings may carry these pixels (four tints, which a JPEG would mark as
+    /// Adobe CMYK).
+    pub lossless: bool,
 }
 
 /// Images narrower or lower than this are never made JPEG: it saves a few hundred bytes at
 /// most there, and its 8×8 blocks and shared chroma show when the image is drawn enlarged (a
 /// 16×16 corpus image fell to 32.9 dB at printer; a 2×2 one lost its four colours).
-const MIN_JPEG_SIDE: u32 = 64;
+pub const MIN_JPEG_SIDE: u32 = 64;
 
 /// The encodings worth trying for these pixels: few colours get lossless palettes and
 /// never JPEG (it would blur line art and text for little gain); others get JPEG, and
@@ -120,7 +123,9 @@ pub fn encodings(
             return out;
         }
     }
-    let jpeg = (role == Role::Image && pixels.width.min(pixels.height) >= MIN_JPEG_SIDE)
+    let jpeg = (role == Role::Image
+        && !trial.lossless
+        && pixels.width.min(pixels.height) >= MIN_JPEG_SIDE)
         .then(|| {
             let dict = dict("DCTDecode", None, 8, space.clone());
             let limit = bound.saturating_sub(overhead(&dict));
@@ -134,7 +139,9 @@ pub fn encodings(
     } else {
         FLATE_TRIAL_PIXELS
     };
-    if !trial.jpeg_only && (trial.exact || role == Role::SoftMask || tiny || area <= limit) {
+    if !trial.jpeg_only
+        && (trial.exact || trial.lossless || role == Role::SoftMask || tiny || area <= limit)
+    {
         let bound = jpeg
             .as_ref()
             .map_or(bound, |jpeg| bound.min(cost(jpeg) + 1));

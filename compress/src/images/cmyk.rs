@@ -2,7 +2,52 @@
 //! each of the 16 corners of the CMYK cube (pure inks and their overprints, as Adobe's
 //! conversion renders them; poppler and MuPDF use the same table) and multilinear
 //! interpolation between them. The naive 255·(1−C)(1−K) is far brighter and more saturated
-//! than what PDFium, poppler or Ghostscript show (14.8 dB on pikepdf's cmyk-jpeg.pdf).
+//! than what PDFium, poppler or Ghostscript show (14.8 dB on pikepdf's cmyk-jpeg.pdf). Also
+//! which CMYK JPEGs take this conversion, and which keep their inks.
+
+use lopdf::{Document, Object};
+
+use super::Preset;
+use super::autofilter::MIN_JPEG_SIDE;
+
+/// Whether a four-channel JPEG in `space` becomes RGB: at screen and ebook, as
+/// Ghostscript's do, when the space is DeviceCMYK. poppler and PDFium draw an Adobe CMYK
+/// JPEG's inks as decoded, /Decode applied, never inverted for the marker (mean colour of
+/// the corpus's three Adobe CMYK JPEGs within 10 levels of those inks through the naive
+/// formula, both ways round with and without an inverting /Decode), which is what the
+/// conversion reads. An ICC-based CMYK JPEG keeps its inks: the conversion's table is no
+/// profile. Nor does one too small to be a JPEG again: on pikepdf's 2×2 cmyk-jpeg.pdf
+/// the decoder here gives other inks than libjpeg, poppler and PDFium do (13.6 dB apart; the
+/// corpus's larger ones decode to the same bytes), which its kept bytes hide.
+pub fn jpeg_to_rgb(
+    doc: &Document,
+    space: &Object,
+    (width, height): (u32, u32),
+    preset: Preset,
+) -> bool {
+    preset.cmyk_to_rgb() && width.min(height) >= MIN_JPEG_SIDE && is_device_cmyk(doc, space)
+}
+
+/// Whether /Decode, already applied, leaves each ink as stored or inverted: the two ways an
+/// Adobe JPEG's inks are read, which applying it before the re-encode keeps apart.
+pub fn inks_as_stored(decode_array: Option<&[f32]>) -> bool {
+    decode_array.is_none_or(|array| {
+        array
+            .chunks(2)
+            .all(|pair| pair == [0.0, 1.0] || pair == [1.0, 0.0])
+    })
+}
+
+/// Whether an image's /ColorSpace is DeviceCMYK itself (by name, abbreviated, or as a
+/// one-item array), not a profile's CMYK, which this table does not convert faithfully.
+pub fn is_device_cmyk(doc: &Document, space: &Object) -> bool {
+    let resolved = doc.dereference(space).map_or(space, |(_, o)| o);
+    let name = match resolved {
+        Object::Array(items) if items.len() == 1 => items[0].as_name().ok(),
+        other => other.as_name().ok(),
+    };
+    matches!(name, Some(b"DeviceCMYK" | b"CMYK"))
+}
 
 /// RGB of each corner, indexed by the bits C M Y K (C highest).
 const CORNERS: [[f32; 3]; 16] = [

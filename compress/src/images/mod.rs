@@ -6,9 +6,11 @@
 //! size (PDF stretches a mask over the image's unit square whatever its size). Fax images
 //! (CCITT Group 4, one-dimensional Group 3) are 1-bit images like others. Images this cannot
 //! reproduce exactly (JBIG2, two-dimensional Group 3, /SMaskInData, colour-keyed images that
-//! would need resampling, four-channel JPEGs without Adobe's marker) keep their bytes. CMYK
-//! stays CMYK at printer and prepress; Adobe CMYK JPEGs keep their inks at every preset (see
-//! `reencode`).
+//! would need resampling, four-channel JPEGs without Adobe's marker) keep their bytes; a
+//! colour key beside a soft mask, which no viewer applies, is dropped (`keys`). Palettes over
+//! Separation or DeviceN are resampled in their tints (`tint`). CMYK stays CMYK at printer
+//! and prepress; Adobe CMYK JPEGs keep their inks there, and in an ICC-based space at every
+//! preset (see `reencode`).
 
 use std::collections::HashMap;
 
@@ -23,6 +25,7 @@ mod flate;
 pub(crate) mod jpeg;
 mod jpeg_kept;
 mod jpx;
+mod keys;
 mod matte;
 mod mono;
 mod palette;
@@ -32,6 +35,7 @@ mod samples;
 pub(crate) mod space;
 #[cfg(test)]
 mod tests;
+mod tint;
 
 use reencode::Role;
 

@@ -7,7 +7,9 @@ use lopdf::{Document, Object, Stream};
 use super::decode::{self, Declared, Decoded};
 use super::jpeg::Pixels;
 use super::space::{self, Space};
-use super::{Preset, autofilter, cmyk, flate, jpeg_kept, mono, resize, samples, target_size};
+use super::{
+    Preset, autofilter, cmyk, flate, jpeg_kept, keys, mono, resize, samples, target_size, tint,
+};
 
 /// How an image stream is used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +35,9 @@ pub struct Job<'a> {
 impl Job<'_> {
     /// The smaller replacement for `stream`, or `None` to keep it.
     pub fn run(&self, stream: &Stream, resizer: &mut Resizer) -> Option<Stream> {
+        if let Some(unkeyed) = keys::without_ignored_key(self.doc, stream) {
+            return self.run(&unkeyed, resizer);
+        }
         let dict = &stream.dict;
         let number = |key: &[u8]| {
             dict.get(key)
@@ -67,10 +72,14 @@ impl Job<'_> {
             }
             return mono::reencode(stream, &filters, (width, height), self.shown, self.preset);
         }
-        let space = match dict.get(b"ColorSpace") {
-            Ok(object) => Some(space::parse(self.doc, object)?),
+        let (space, tints) = match dict.get(b"ColorSpace") {
+            Ok(object) => {
+                let parsed = space::parse(self.doc, object)?;
+                let (space, tints) = tint::as_components(self.doc, object, parsed, false);
+                (Some(space), tints)
+            }
             // Only JPX may leave the space to its own data.
-            Err(_) if jpx => None,
+            Err(_) if jpx => (None, None),
             Err(_) => return None,
         };
         // JPX ignores /BitsPerComponent; 16 bounds its data generously.
@@ -133,11 +142,19 @@ impl Job<'_> {
             && (components != 4 || !self.preset.cmyk_to_rgb())
             && matches!(space, Some(Space::Device { .. }));
         let photo = filters.last().is_some_and(|f| f == b"DCTDecode");
+        let inks_to_rgb = match &space {
+            Some(Space::Device { object, .. }) => {
+                cmyk::jpeg_to_rgb(self.doc, object, (width, height), self.preset)
+            }
+            _ => false,
+        };
         let trial = autofilter::Trial {
             exact: same_pixels,
             photo,
-            // A four-channel JPEG's inks stay JPEG: see `pixels`.
-            jpeg_only: photo && components == 4,
+            // A four-channel JPEG's inks kept stay JPEG: see `pixels`.
+            jpeg_only: photo && components == 4 && !inks_to_rgb,
+            // Four tints would make an Adobe-marked JPEG, which some viewers read inverted.
+            lossless: tints == Some(4),
         };
         let mut choice = autofilter::Choice::new(stream);
         // The samples as they are, Flate-coded again: exact for any colour space, palette,
@@ -217,16 +234,17 @@ impl Job<'_> {
                 (pixels, object)
             }
         };
-        if pixels.channels == 4 {
+        // Four tints of DeviceN are no CMYK: written back as they are.
+        if pixels.channels == 4 && !tint::is_tint(self.doc, &object) {
             if self.role != Role::Image {
                 return None;
             }
-            // An Adobe CMYK JPEG means what its viewer makes of it: some read its inks
-            // inverted, as Photoshop writes them, and the same colour cannot be told from
-            // here. Its inks are resampled as they are, and written as a JPEG with the same
-            // marker, which every viewer then reads as it read the source, at every preset.
-            if jpeg {
-                return inks_as_stored(decode_array).then_some((pixels, object));
+            // An Adobe CMYK JPEG kept in its inks is written as a JPEG with the same marker,
+            // which a viewer reading Adobe inks inverted (as Photoshop writes them) then
+            // reads as it read the source. Turned into RGB (see `cmyk::jpeg_to_rgb`) it is
+            // read as PDF says, the inks as decoded with /Decode applied.
+            if jpeg && !cmyk::jpeg_to_rgb(self.doc, &object, dims, self.preset) {
+                return cmyk::inks_as_stored(decode_array).then_some((pixels, object));
             }
             // Printer and prepress keep the inks, as exact values (Flate) or a JPEG that
             // holds the preset's fidelity.
@@ -303,16 +321,6 @@ fn to_pixels(
     ))
 }
 
-/// Whether /Decode, already applied, leaves each ink as stored or inverted: the two ways an
-/// Adobe JPEG's inks are read, which applying it before the re-encode keeps apart.
-fn inks_as_stored(decode_array: Option<&[f32]>) -> bool {
-    decode_array.is_none_or(|array| {
-        array
-            .chunks(2)
-            .all(|pair| pair == [0.0, 1.0] || pair == [1.0, 0.0])
-    })
-}
-
 /// The samples Flate-coded again with a PNG predictor, everything else of the image kept;
 /// stopped once it cannot cost less than `bound`.
 fn lossless(
@@ -370,10 +378,10 @@ pub fn read(doc: &Document, stream: &Stream, preset: Preset) -> Option<(Pixels, 
     let height = u32::try_from(dict.get(b"Height").ok()?.as_i64().ok()?).ok()?;
     let filters = decode::filters(stream)?;
     let jpx = filters.last().is_some_and(|f| f == b"JPXDecode");
-    let space = dict
-        .get(b"ColorSpace")
-        .ok()
-        .and_then(|o| space::parse(doc, o));
+    let space = dict.get(b"ColorSpace").ok().and_then(|object| {
+        let parsed = space::parse(doc, object)?;
+        Some(tint::as_components(doc, object, parsed, true).0)
+    });
     let bpc = u8::try_from(dict.get(b"BitsPerComponent").ok()?.as_i64().ok()?).ok()?;
     let declared = Declared {
         width,

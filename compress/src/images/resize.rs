@@ -12,7 +12,7 @@ const PARALLEL_PIXELS: u64 = 1 << 21;
 /// Bands each pass is split in: a few per core.
 const BANDS: u32 = 8;
 
-/// Resamples 1, 3 or 4-channel pixels to `target`.
+/// Resamples 1 to 4-channel pixels to `target` (two are the tints of a two-ink DeviceN).
 pub fn bicubic(source: Pixels, target: (u32, u32), resizer: &mut Resizer) -> Option<Pixels> {
     if (source.width, source.height) == target {
         return Some(source);
@@ -20,6 +20,7 @@ pub fn bicubic(source: Pixels, target: (u32, u32), resizer: &mut Resizer) -> Opt
     let channels = source.channels;
     let pixel_type = match channels {
         1 => PixelType::U8,
+        2 => PixelType::U8x2,
         3 => PixelType::U8x3,
         4 => PixelType::U8x4,
         _ => return None,
@@ -44,9 +45,9 @@ pub fn bicubic(source: Pixels, target: (u32, u32), resizer: &mut Resizer) -> Opt
     })
 }
 
-/// Catmull-Rom, as Ghostscript's /Bicubic. Four channels are CMYK here, never alpha: the
-/// resizer would otherwise premultiply by the fourth (black) and wipe out every pixel with
-/// no black ink.
+/// Catmull-Rom, as Ghostscript's /Bicubic. Four channels are CMYK here, and two are tints,
+/// never alpha: the resizer would otherwise premultiply by the last (black) and wipe out
+/// every pixel with none of that ink.
 fn options() -> ResizeOptions {
     ResizeOptions::new()
         .resize_alg(ResizeAlg::Convolution(FilterType::CatmullRom))

@@ -1,5 +1,6 @@
-//! Four-channel images: CMYK Flate converted or kept per preset, Adobe CMYK JPEGs resampled
-//! in their own inks.
+//! Four-channel images: CMYK Flate converted or kept per preset, Adobe CMYK JPEGs converted
+//! at screen and ebook, resampled in their own inks at printer and prepress or in a profile's
+//! CMYK.
 
 use lopdf::{Document, Object, Stream};
 
@@ -100,16 +101,15 @@ fn a_cmyk_flate_photo_becomes_a_cmyk_jpeg_at_printer() {
 }
 
 #[test]
-fn an_adobe_cmyk_jpeg_is_resampled_in_its_own_inks() {
-    for preset in [Preset::Screen, Preset::Ebook] {
+fn an_adobe_cmyk_jpeg_is_resampled_in_its_own_inks_at_printer() {
+    for preset in [Preset::Printer, Preset::Prepress] {
         let mut doc = Document::with_version("1.7");
         let id = doc.add_object(dct_image(256, 256, cmyk_jpeg(256, 256)));
         let before = read(&doc, stream(&doc, id), preset).expect("readable").0;
-        // 64 pt is 64 px at screen's 72 dpi and 133 px at ebook's 150.
-        let report = run(&mut doc, &[(id, (64.0, 64.0))], preset);
+        // 32 pt is 133 px at 300 dpi.
+        let report = run(&mut doc, &[(id, (32.0, 32.0))], preset);
         assert_eq!(report.replaced, 1, "{preset:?}");
-        let expected = if preset == Preset::Screen { 64 } else { 133 };
-        assert_eq!(size(&doc, id), (expected, expected));
+        assert_eq!(size(&doc, id), (133, 133));
         // Still a four-channel JPEG: never Flate or RGB, whose inks no longer ride on the
         // Adobe marker.
         assert_eq!(name(&doc, id, b"Filter"), b"DCTDecode");
@@ -121,6 +121,60 @@ fn an_adobe_cmyk_jpeg_is_resampled_in_its_own_inks() {
     }
 }
 
+/// Screen and ebook draw DeviceCMYK in RGB, as Ghostscript's do: an Adobe CMYK JPEG becomes
+/// an RGB one whose colours are its inks (with /Decode applied) through the conversion
+/// table, as poppler and PDFium draw them. In a profile's CMYK it keeps its inks.
+#[test]
+fn an_adobe_cmyk_jpeg_becomes_rgb_at_screen_and_ebook() {
+    for (preset, side) in [(Preset::Screen, 64), (Preset::Ebook, 133)] {
+        for inverted in [false, true] {
+            let mut doc = Document::with_version("1.7");
+            let mut image = dct_image(256, 256, cmyk_jpeg(256, 256));
+            if inverted {
+                let decode: Vec<Object> = (0..8).map(|i| Object::Integer(1 - i % 2)).collect();
+                image.dict.set("Decode", decode);
+            }
+            let id = doc.add_object(image);
+            let inks = read(&doc, stream(&doc, id), Preset::Printer)
+                .expect("readable")
+                .0;
+            let expected = Pixels {
+                data: crate::images::cmyk::cmyk_to_rgb(&inks.data),
+                channels: 3,
+                ..inks
+            };
+            // 64 pt is 64 px at screen's 72 dpi and 133 px at ebook's 150.
+            let report = run(&mut doc, &[(id, (64.0, 64.0))], preset);
+            assert_eq!(report.replaced, 1, "{preset:?}");
+            assert_eq!(size(&doc, id), (side, side));
+            assert_eq!(name(&doc, id, b"Filter"), b"DCTDecode");
+            assert_eq!(name(&doc, id, b"ColorSpace"), b"DeviceRGB");
+            assert!(stream(&doc, id).dict.get(b"Decode").is_err());
+            let after = read(&doc, stream(&doc, id), preset).expect("readable").0;
+            let means = |p: &Pixels| {
+                let mut sums = [0.0; 3];
+                for pixel in p.data.chunks_exact(3) {
+                    for (sum, &v) in sums.iter_mut().zip(pixel) {
+                        *sum += f64::from(v);
+                    }
+                }
+                sums.map(|sum| sum / (p.data.len() / 3) as f64)
+            };
+            for (old, new) in means(&expected).iter().zip(means(&after)) {
+                assert!((old - new).abs() < 3.0, "{preset:?}: {old} against {new}");
+            }
+        }
+    }
+    let mut doc = Document::with_version("1.7");
+    let profile = doc.add_object(Stream::new(lopdf::dictionary! { "N" => 4 }, vec![0; 8]));
+    let icc = Object::Array(vec!["ICCBased".into(), profile.into()]);
+    let jpeg = cmyk_jpeg(256, 256);
+    let id = doc.add_object(image_stream((256, 256), icc.clone(), 8, "DCTDecode", jpeg));
+    run(&mut doc, &[(id, (64.0, 64.0))], Preset::Ebook);
+    assert_eq!(stream(&doc, id).dict.get(b"ColorSpace").ok(), Some(&icc));
+    assert_eq!(name(&doc, id, b"Filter"), b"DCTDecode");
+}
+
 #[test]
 fn an_inverting_decode_is_applied_to_the_inks_and_dropped() {
     let mut doc = Document::with_version("1.7");
@@ -128,12 +182,13 @@ fn an_inverting_decode_is_applied_to_the_inks_and_dropped() {
     let inverted: Vec<Object> = (0..8).map(|i| Object::Integer(1 - i % 2)).collect();
     image.dict.set("Decode", inverted);
     let id = doc.add_object(image);
-    let before = read(&doc, stream(&doc, id), Preset::Screen)
+    let before = read(&doc, stream(&doc, id), Preset::Printer)
         .expect("readable")
         .0;
-    run(&mut doc, &[(id, (64.0, 64.0))], Preset::Screen);
+    run(&mut doc, &[(id, (32.0, 32.0))], Preset::Printer);
     assert!(stream(&doc, id).dict.get(b"Decode").is_err());
-    let after = read(&doc, stream(&doc, id), Preset::Screen)
+    assert_eq!(name(&doc, id, b"ColorSpace"), b"DeviceCMYK");
+    let after = read(&doc, stream(&doc, id), Preset::Printer)
         .expect("readable")
         .0;
     for (old, new) in ink_means(&before).iter().zip(ink_means(&after)) {

@@ -1,9 +1,10 @@
 //! Soft masks, /Matte pairs, colour keys and stencil masks: resized with their images, or
 //! kept with them.
 
-use lopdf::{Document, Object};
+use lopdf::{Document, Object, dictionary};
 
 use super::*;
+use crate::test_pdf::one_page;
 
 #[test]
 fn a_soft_mask_is_resized_with_its_image() {
@@ -114,4 +115,71 @@ fn a_stencil_mask_is_subsampled_at_the_mono_resolution() {
     run(&mut doc, &[(id, (72.0, 72.0))], Preset::Ebook);
     assert_eq!(size(&doc, mask), (300, 300));
     assert!(stream(&doc, mask).dict.get(b"ImageMask").is_ok());
+}
+
+/// /SMask overrides /Mask: a colour key beside a soft mask is dropped, and no longer holds
+/// the image to its exact samples at its size.
+#[test]
+fn a_colour_key_beside_a_soft_mask_is_dropped_and_the_image_resampled() {
+    let mut doc = Document::with_version("1.7");
+    let alpha: Vec<u8> = (0..400 * 400)
+        .map(|i| ((i % 400 + i / 400) % 256) as u8)
+        .collect();
+    let mask = doc.add_object(flate_image(400, 400, "DeviceGray".into(), 8, &alpha));
+    let mut image = flate_image(400, 400, "DeviceRGB".into(), 8, &photo(400, 400));
+    image.dict.set("SMask", mask);
+    image.dict.set("Mask", Object::Array(vec![0.into(); 6]));
+    let id = doc.add_object(image);
+    let report = run(&mut doc, &[(id, (100.0, 100.0))], Preset::Ebook);
+    assert_eq!((report.replaced, report.masks), (2, 1));
+    assert_eq!(size(&doc, id), (208, 208));
+    assert_eq!(size(&doc, mask), (208, 208));
+    assert!(stream(&doc, id).dict.get(b"Mask").is_err());
+    assert_eq!(
+        stream(&doc, id).dict.get(b"SMask").ok(),
+        Some(&Object::Reference(mask))
+    );
+}
+
+/// An image drawn only inside a soft mask's group (a luminosity mask made of a photo) is
+/// found by the survey and resampled at the size it has there.
+#[test]
+fn an_image_drawn_only_in_a_soft_mask_group_is_resampled() {
+    let mut doc = Document::with_version("1.7");
+    let id = doc.add_object(flate_image(
+        400,
+        400,
+        "DeviceRGB".into(),
+        8,
+        &photo(400, 400),
+    ));
+    let group = doc.add_object(Stream::new(
+        dictionary! {
+            "Subtype" => "Form", "BBox" => vec![0.into(), 0.into(), 100.into(), 100.into()],
+            "Group" => dictionary! {"S" => "Transparency", "CS" => "DeviceGray"},
+            "Resources" => dictionary! {"XObject" => dictionary! {"Im" => id}},
+        },
+        b"100 0 0 100 0 0 cm /Im Do".to_vec(),
+    ));
+    let state = doc.add_object(dictionary! {
+        "Type" => "ExtGState",
+        "SMask" => dictionary! {"Type" => "Mask", "S" => "Luminosity", "G" => group},
+    });
+    let content = doc.add_object(Stream::new(
+        dictionary! {},
+        b"/GS gs 0 0 100 100 re f".to_vec(),
+    ));
+    one_page(
+        &mut doc,
+        dictionary! {
+            "Contents" => content,
+            "MediaBox" => vec![0.into(), 0.into(), 100.into(), 100.into()],
+            "Resources" => dictionary! {"ExtGState" => dictionary! {"GS" => state}},
+        },
+        dictionary! {},
+    );
+    let (_, sizes) = crate::survey(&doc);
+    let report = recompress_images(&mut doc, &sizes, Preset::Ebook, u64::MAX);
+    assert_eq!(report.replaced, 1);
+    assert_eq!(size(&doc, id), (208, 208));
 }

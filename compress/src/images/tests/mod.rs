@@ -13,6 +13,7 @@ use crate::displayed::DisplayedSizes;
 mod cmyk;
 mod fax;
 mod masks;
+mod tints;
 
 /// An 8×8 RGB JPEG 2000 codestream, lossless, made with OpenJPEG's `opj_compress -n 2` from
 /// R = 32·x mod 256, G = 32·y mod 256, B = 128.
