@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs a benchmark with its reference tools installed: `scripts/bench.sh process` (OCR, PDF to
 # images and compression against tesseract, pdftoppm, mutool and Ghostscript, compression also
-# on the real-world corpus; QUIRE_BENCH_ONLY=ocr|scan|render|compress|corpus runs one part),
+# on the real-world corpora, .cache/compress-corpus and the further PDFs of
+# .cache/compress-corpus-more that only this benchmark reads;
+# QUIRE_BENCH_ONLY=ocr|scan|render|compress|corpus runs one part),
 # `scripts/bench.sh support` (the anonymizer against Presidio), `scripts/bench.sh upload`,
 # `scripts/bench.sh tools` (the toolbox's merge, split and rotate against the qpdf CLI, redaction
 # of a 30-page PDF, PDF/A against Ghostscript judged by pikepdf's validator;
@@ -13,7 +15,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 bench="${1:?usage: scripts/bench.sh process|support|upload|tools|convert}"
-# The process and tools benchmarks also read the real-world corpus (.cache/compress-corpus);
+# The process and tools benchmarks also read the real-world corpus (.cache/compress-corpus), the
+# process one also .cache/compress-corpus-more (setup.sh --corpus fetches it, --tests does not);
 # the tools benchmark judges PDF/A outputs with the test tools' pikepdf (.cache/venv).
 if [ "$bench" = tools ]; then
   scripts/setup.sh --tests

@@ -1,5 +1,7 @@
 //! The per-preset summary of the corpus compression (compress_corpus.rs): Quire and
-//! Ghostscript side by side, and the goals.
+//! Ghostscript side by side, and the goals; then the sizes and times per directory.
+
+use std::ops::Range;
 
 use crate::compress_corpus::{Outcome, PAGES, Row};
 
@@ -125,6 +127,38 @@ pub fn summary(preset: &str, rows: &[Row]) {
         },
         verdict(quire_s <= 0.2 * gs_s)
     );
+}
+
+/// Sizes and times of each part of the run (a corpus directory, the generated photos: `parts`
+/// gives each one's range in `rows`), over the files both tools compressed, to tell whether the
+/// overall figures hold in each.
+pub fn part_totals(parts: &[(String, Range<usize>)], rows: &[Row]) {
+    println!("  per directory (files compressed by both):");
+    for (name, range) in parts {
+        let both: Vec<&Row> = rows[range.clone()]
+            .iter()
+            .filter(|r| r.2.bytes.is_some() && r.3.bytes.is_some())
+            .collect();
+        let total = |f: &dyn Fn(&Row) -> u64| both.iter().map(|r| f(r)).sum::<u64>() as f64 / 1e6;
+        let (input, quire, gs) = (
+            total(&|r| r.1),
+            total(&|r| r.2.bytes.unwrap_or(0)),
+            total(&|r| r.3.bytes.unwrap_or(0)),
+        );
+        let ratios: Vec<f64> = both.iter().filter_map(|r| ratio(&r.2, &r.3)).collect();
+        let quire_s: f64 = both.iter().map(|r| r.2.seconds).sum();
+        let gs_s: f64 = both.iter().map(|r| r.3.seconds).sum();
+        println!(
+            "    {name}: {} of {} files, input {input:.1} MB, quire {quire:.1} MB, gs {gs:.1} MB \
+             ({:.2}x gs), median ratio {:.2}; time quire {quire_s:.1} s, gs {gs_s:.1} s \
+             ({:.2}x gs)",
+            both.len(),
+            range.len(),
+            quire / gs,
+            median(&ratios).unwrap_or(f64::NAN),
+            quire_s / gs_s
+        );
+    }
 }
 
 pub fn ratio(quire: &Outcome, gs: &Outcome) -> Option<f64> {
