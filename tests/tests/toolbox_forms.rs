@@ -264,3 +264,67 @@ async fn forms_are_listed_filled_and_flattened() {
         unknown.message()
     );
 }
+
+/// A form that asks viewers to draw its fields (/NeedAppearances), its text field filled but
+/// with no appearance, which every viewer shows: flattened, the value is page text and the
+/// box is still checked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn flatten_keeps_the_values_viewers_draw() {
+    let stack = Stack::start(Db::Sqlite).await;
+    let mut toolbox = Toolbox::open(&stack, "flatten-forms@example.com").await;
+    let mut doc = lopdf::Document::load_mem(&form_pdf()).unwrap();
+    let form = doc
+        .catalog()
+        .unwrap()
+        .get(b"AcroForm")
+        .unwrap()
+        .as_reference()
+        .unwrap();
+    let form = doc.get_dictionary_mut(form).unwrap();
+    form.set("NeedAppearances", true);
+    let fields = form.get(b"Fields").unwrap().as_array().unwrap().clone();
+    let [name, agree] = [&fields[0], &fields[1]].map(|f| f.as_reference().unwrap());
+    let name = doc.get_dictionary_mut(name).unwrap();
+    name.set("V", Object::string_literal("Hello 42"));
+    let agree = doc.get_dictionary_mut(agree).unwrap();
+    agree.set("V", "Yes");
+    agree.set("AS", "Yes");
+    let mut pdf = Vec::new();
+    doc.save_to(&mut pdf).unwrap();
+
+    let (summary, flat) = toolbox
+        .run(
+            Tool::Flatten(v1::FlattenOptions::default()),
+            &[("form.pdf", pdf)],
+        )
+        .await
+        .unwrap();
+    let notes: Vec<(&str, &str)> = summary
+        .notes
+        .iter()
+        .map(|n| (n.key.as_str(), n.value.as_str()))
+        .collect();
+    assert!(
+        notes.contains(&("form fields drawn from their values first", "1")),
+        "{notes:?}"
+    );
+    assert!(notes.contains(&("form fields burnt in", "2")), "{notes:?}");
+    let page = &facts(flat).await.unwrap().pages[0];
+    assert!(page.fields.is_empty(), "no field left: {:?}", page.fields);
+    assert!(page.text.contains("Hello 42"), "burnt in: {}", page.text);
+    // The check mark of the /AS state's appearance (its off state draws nothing): dark pixels
+    // in the box, [100 560 114 574] on the A4 page.
+    let render = page.render.as_ref().unwrap();
+    let (w, h) = (render.width as usize, render.height as usize);
+    let (sx, sy) = (w as f32 / 595.276, h as f32 / 841.89);
+    let (x0, x1) = ((100.0 * sx) as usize, (114.0 * sx) as usize);
+    let (y0, y1) = (
+        ((841.89 - 574.0) * sy) as usize,
+        ((841.89 - 560.0) * sy) as usize,
+    );
+    let dark = (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+        .filter(|&(x, y)| render.rgb[(y * w + x) * 3] < 100)
+        .count();
+    assert!(dark > 3, "the box is checked: {dark} dark pixels");
+}

@@ -200,9 +200,10 @@ impl<'a> Drawer<'a> {
 
     /// Gives each widget of a checkbox or radio group that has no appearance for its on-state
     /// a ZapfDingbats check (or dot) and an empty off appearance, and an /AS that matches the
-    /// field's value.
-    pub fn buttons(&mut self, doc: &mut Document, field: &Terminal) {
+    /// field's value; how many.
+    pub fn buttons(&mut self, doc: &mut Document, field: &Terminal) -> u32 {
         let value = buttons::current(doc, field);
+        let mut drawn = 0;
         for widget in buttons::widgets(doc, field) {
             if widget.drawn {
                 continue;
@@ -253,7 +254,9 @@ impl<'a> Drawer<'a> {
                 annot.set("AP", dictionary! { "N" => states });
                 annot.set("AS", Object::Name(shown));
             }
+            drawn += 1;
         }
+        drawn
     }
 
     /// ZapfDingbats: the form's /ZaDb, else a standard font dictionary added once.

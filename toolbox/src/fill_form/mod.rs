@@ -6,7 +6,8 @@
 //! 32000-1 §12.7.3.3), so that the file shows its values in any reader without
 //! /NeedAppearances, which is removed. When the input asked for /NeedAppearances its other
 //! fields' appearances may be stale or missing: they are regenerated too. A hybrid form's /XFA
-//! goes (viewers that read it would show its stale data).
+//! goes (viewers that read it would show its stale data). The flatten tool draws the same way
+//! before it burns a form in (`draw_for_flattening`).
 
 mod apply;
 mod buttons;
@@ -27,6 +28,9 @@ use lopdf::{Document, Object};
 
 use crate::flatten::Flatten;
 use crate::{ToolError, forms, io, pages};
+
+pub(crate) use regenerate::Drawn;
+use regenerate::Redraw;
 
 /// What kind of field, as the web page builds its input for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,12 +131,19 @@ pub fn fill_form(input: &Path, fill: &Fill, output: &Path) -> Result<Filled, Too
     // The walk again, so that the fields' inherited entries hold the new values (the tree is
     // the same: the changes' indexes still point at the same fields).
     let terminals = tree::terminals(&doc);
-    let regenerated = forms::acroform(&doc).is_some_and(|form| needs_appearances(&doc, form));
+    let redraw = if forms::acroform(&doc).is_some_and(|form| needs_appearances(&doc, form)) {
+        Redraw::All
+    } else if fill.flatten {
+        // As the flatten tool draws them: a value no appearance shows would be lost.
+        Redraw::Unshown
+    } else {
+        Redraw::Missing
+    };
     let drawn = regenerate::appearances(
         &mut doc,
         &terminals,
         &changes,
-        regenerated,
+        redraw,
         fill.font.as_deref(),
         &mut notes,
     )?;
@@ -149,7 +160,8 @@ pub fn fill_form(input: &Path, fill: &Fill, output: &Path) -> Result<Filled, Too
             fields: true,
             annotations: false,
         };
-        crate::flatten::flatten_document(&mut doc, what)?.0
+        // The appearances were just drawn: burnt in as they are.
+        crate::flatten::burn_in(&mut doc, what)?.0
     } else {
         crate::count(tree.pages.len())
     };
@@ -160,6 +172,26 @@ pub fn fill_form(input: &Path, fill: &Fill, output: &Path) -> Result<Filled, Too
         flattened: fill.flatten,
         notes,
     })
+}
+
+/// Draws, before a form is flattened, the appearances viewers would draw themselves: every
+/// field's when the form asks for /NeedAppearances, else those of fields with a widget that
+/// has no normal appearance or whose appearance does not show the field's text. With the
+/// standard fonts only: a field whose text neither its own font nor WinAnsi can show keeps the
+/// appearance it had (counted in [`Drawn::skipped`]).
+pub(crate) fn draw_for_flattening(doc: &mut Document) -> Result<Drawn, ToolError> {
+    let terminals = tree::terminals(doc);
+    let redraw = if forms::acroform(doc).is_some_and(|form| needs_appearances(doc, form)) {
+        Redraw::All
+    } else {
+        Redraw::Unshown
+    };
+    let mut notes = Vec::new();
+    let drawn = regenerate::appearances(doc, &terminals, &[], redraw, None, &mut notes)?;
+    if !notes.is_empty() {
+        tracing::debug!(?notes, ?redraw, "appearances drawn before flattening");
+    }
+    Ok(drawn)
 }
 
 /// Fields filled, by name (field objects sharing a name are one field).

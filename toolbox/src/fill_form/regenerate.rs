@@ -7,37 +7,58 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use lopdf::Document;
+use lopdf::content::Content;
+use lopdf::{Document, Object};
 
 use super::FieldKind;
-use super::draw::{self, Drawer};
+use super::draw::{self, Drawer, Shown};
 use super::face::Fallback;
 use super::tree::Terminal;
 use super::values::Change;
 use crate::ToolError;
 use crate::stamp::font::Font;
 
+/// An appearance stream larger than this is not read to see whether it shows text: it does.
+const MAX_APPEARANCE: usize = 1 << 20;
+
+/// Which fields are drawn besides the filled ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Redraw {
+    /// Every field: the form asked viewers to draw them (/NeedAppearances).
+    All,
+    /// Fields with a widget that has no normal appearance (viewers differ on showing them;
+    /// flattening would drop their value).
+    Missing,
+    /// Those, and text fields and combo boxes with a value that a widget's appearance draws
+    /// no text for (a producer set /V and left the blank field's appearance): what flattening
+    /// needs, as it burns the appearances in and the value would be lost with the field.
+    Unshown,
+}
+
 /// What regeneration did.
 pub struct Drawn {
     /// Every field that was to be drawn was: /NeedAppearances can go.
     pub complete: bool,
+    /// Fields of which a widget got a new appearance.
+    pub fields: u32,
+    /// Fields left as they were, as no font here can show their text.
+    pub skipped: u32,
 }
 
-/// Draws the filled fields' widgets, those of fields with a widget that has no normal
-/// appearance (viewers differ on showing them; flattening would drop their value), and with
-/// `all` (the form asked for /NeedAppearances) every field's. A filled field whose text no font can show is BadOptions; another field
-/// that cannot be drawn is left as it was (and `complete` is false).
+/// Draws the filled fields' widgets and those `redraw` names. A filled field whose text no
+/// font can show is BadOptions; another field that cannot be drawn is left as it was (and
+/// `complete` is false).
 pub fn appearances(
     doc: &mut Document,
     terminals: &[Terminal],
     changes: &[Change],
-    all: bool,
+    redraw: Redraw,
     font: Option<&Path>,
     notes: &mut Vec<String>,
 ) -> Result<Drawn, ToolError> {
     let changed: BTreeSet<usize> = changes.iter().map(|change| change.field).collect();
     let targets: Vec<usize> = (0..terminals.len())
-        .filter(|&i| all || changed.contains(&i) || missing(doc, &terminals[i]))
+        .filter(|&i| changed.contains(&i) || wanted(doc, &terminals[i], redraw))
         .collect();
     let mut drawer = Drawer::new();
     let mut needing = Vec::new();
@@ -82,18 +103,20 @@ pub fn appearances(
         Some(Fallback { font, id })
     };
     drawer.fallback = fallback.as_ref();
+    let mut fields = 0;
     for &index in &targets {
         if skipped.contains(&index) {
             continue;
         }
         let field = &terminals[index];
-        match field.kind {
+        let widgets = match field.kind {
             FieldKind::Checkbox | FieldKind::Radio => drawer.buttons(doc, field),
             _ => {
-                if let Some(shown) = draw::shown(doc, field) {
-                    drawer.variable_text(doc, field, &shown);
-                }
+                draw::shown(doc, field).map_or(0, |shown| drawer.variable_text(doc, field, &shown))
             }
+        };
+        if widgets > 0 {
+            fields += 1;
         }
     }
     if !skipped.is_empty() {
@@ -105,7 +128,17 @@ pub fn appearances(
     }
     Ok(Drawn {
         complete: skipped.is_empty(),
+        fields,
+        skipped: crate::count(skipped.len()),
     })
+}
+
+fn wanted(doc: &Document, field: &Terminal, redraw: Redraw) -> bool {
+    match redraw {
+        Redraw::All => true,
+        Redraw::Missing => missing(doc, field),
+        Redraw::Unshown => missing(doc, field) || unshown(doc, field),
+    }
 }
 
 /// Whether a widget of the field has no normal appearance.
@@ -125,4 +158,48 @@ fn printable(text: &str) -> String {
     text.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect()
+}
+
+/// Whether the field has text to show and a widget whose normal appearance is a stream that
+/// draws none (no text shown, no form or image drawn). Buttons show their /AS state whatever
+/// the value, list boxes their options: neither is judged here.
+fn unshown(doc: &Document, field: &Terminal) -> bool {
+    if !matches!(field.kind, FieldKind::Text | FieldKind::ComboBox) {
+        return false;
+    }
+    let Some(Shown::Text { text, .. }) = draw::shown(doc, field) else {
+        return false;
+    };
+    !text.trim().is_empty()
+        && field
+            .widgets
+            .iter()
+            .any(|&widget| draws_nothing(doc, widget))
+}
+
+/// Whether the widget's /AP /N is a stream without a text-showing or `Do` operator. One that
+/// cannot be read counts as drawing something: it is left as it was.
+fn draws_nothing(doc: &Document, widget: lopdf::ObjectId) -> bool {
+    let stream = doc
+        .get_dictionary(widget)
+        .ok()
+        .and_then(|annot| annot.get(b"AP").ok())
+        .and_then(|ap| doc.dereference(ap).ok())
+        .and_then(|(_, ap)| ap.as_dict().ok())
+        .and_then(|ap| ap.get(b"N").ok())
+        .and_then(|normal| doc.dereference(normal).ok())
+        .and_then(|(_, normal)| match normal {
+            Object::Stream(stream) => Some(stream),
+            _ => None,
+        });
+    let Some(content) = stream
+        .and_then(|stream| stream.decompressed_content_with_limit(MAX_APPEARANCE).ok())
+        .and_then(|bytes| Content::decode(&bytes).ok())
+    else {
+        return false;
+    };
+    !content
+        .operations
+        .iter()
+        .any(|op| matches!(op.operator.as_str(), "Tj" | "TJ" | "'" | "\"" | "Do"))
 }

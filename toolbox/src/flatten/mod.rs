@@ -6,6 +6,10 @@
 //! /Rect), after the page's own content, which is wrapped in `q ... Q` first so that a
 //! graphics state it leaves behind cannot move the appearances. Page content streams are
 //! never decoded.
+//!
+//! Before that, form fields get the appearances a viewer would draw for them (the fill-form
+//! tool's drawing): a form with /NeedAppearances shows its values in every viewer, and
+//! burning in its stale or missing appearances would lose them.
 
 mod annots;
 mod appearance;
@@ -21,7 +25,7 @@ use std::path::Path;
 use lopdf::{Document, Object, ObjectId};
 
 use crate::pages::{self, PageRef};
-use crate::{ToolError, Written, forms, io};
+use crate::{ToolError, Written, fill_form, forms, io};
 
 use annots::{Fate, Kind};
 
@@ -46,6 +50,13 @@ pub struct Flattened {
     /// /AS naming no state, not a form with a /BBox, an empty /Rect) or hidden (the Hidden or
     /// NoView flag). Links and popups are not counted.
     pub removed_without_appearance: u32,
+    /// Form fields whose appearances were drawn from their values first, as viewers draw
+    /// them: every field of a form with /NeedAppearances, else the fields with a widget that
+    /// has no appearance or whose appearance does not show the field's text.
+    pub regenerated: u32,
+    /// Fields that needed that but whose text no font here can show: burnt in with the
+    /// appearance they had (or removed, when they had none).
+    pub stale_kept: u32,
 }
 
 /// Burns the chosen annotations' normal appearances into the page content and removes them.
@@ -61,10 +72,9 @@ pub struct Flattened {
 /// Widgets: a widget without resources of its own gets the form's /DR (as viewers do for
 /// variable text); the widgets' fields are removed from the AcroForm (/Fields, parents' /Kids,
 /// /CO), a parent whose kids are all gone with them, and /AcroForm is dropped when no field is
-/// left (with it /NeedAppearances and /XFA; /XFA also goes when fields are left). When the form
-/// has /NeedAppearances true its appearances may be stale (a viewer would regenerate them):
-/// they are drawn as they are all the same, and a field without any appearance disappears;
-/// regenerating appearances is the fill-form tool's job.
+/// left (with it /NeedAppearances and /XFA; /XFA also goes when fields are left). Before
+/// anything is drawn, the fields' appearances are regenerated as viewers regenerate them (see
+/// [`Flattened::regenerated`]): so the values a reader saw stay on the page.
 pub fn flatten(
     input: &Path,
     what: Flatten,
@@ -76,12 +86,35 @@ pub fn flatten(
     Ok((Written { pages }, counts))
 }
 
-/// [`flatten`] on a document in memory (the fill-form tool flattens what it filled): the
-/// page count and what was burnt in.
+/// [`flatten`] on a document in memory (PDF/A conversion flattens forms): the page count and
+/// what was burnt in.
 pub(crate) fn flatten_document(
     doc: &mut Document,
     what: Flatten,
 ) -> Result<(u32, Flattened), ToolError> {
+    let drawn = if what.fields {
+        match fill_form::draw_for_flattening(doc) {
+            Ok(drawn) => Some(drawn),
+            Err(error) => {
+                // Flattening does without: the appearances are burnt in as they were.
+                tracing::warn!(%error, "cannot draw the form's appearances before flattening");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let (pages, mut counts) = burn_in(doc, what)?;
+    if let Some(drawn) = drawn {
+        counts.regenerated = drawn.fields;
+        counts.stale_kept = drawn.skipped;
+    }
+    Ok((pages, counts))
+}
+
+/// The appearances burnt in as they are (the fill-form tool flattens what it just drew): the
+/// page count and what was burnt in.
+pub(crate) fn burn_in(doc: &mut Document, what: Flatten) -> Result<(u32, Flattened), ToolError> {
     let tree = pages::walk(doc)?;
     let form_resources = forms::acroform(doc)
         .and_then(|form| form.get(b"DR").ok())
@@ -184,3 +217,6 @@ impl Run {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod regenerate_tests;

@@ -135,6 +135,8 @@ pub fn run(work: &Work, options: Options) -> Result<Done, Failure> {
                     widgets,
                     annotations,
                     removed_without_appearance,
+                    regenerated,
+                    stale_kept,
                 },
             ) = flatten::flatten(work.first(), what, &path).map_err(failure)?;
             let mut done = Done::file(path, name, written.pages);
@@ -142,6 +144,11 @@ pub fn run(work: &Work, options: Options) -> Result<Done, Failure> {
                 ("form fields burnt in", widgets),
                 ("annotations burnt in", annotations),
                 ("removed without an appearance", removed_without_appearance),
+                ("form fields drawn from their values first", regenerated),
+                (
+                    "form fields drawn as they were: no font here shows their value",
+                    stale_kept,
+                ),
             ]
             .into_iter()
             .filter(|(_, count)| *count > 0)
