@@ -7,6 +7,7 @@ use lopdf::{Dictionary, Document, Object};
 use ttf_parser::{Face, GlyphId, cff};
 
 use super::encodings;
+use super::program::Format;
 
 /// The glyph names a simple font's code may stand for: its /Differences entry, the
 /// /BaseEncoding, and the three standard encodings (any of which a viewer may fall back to).
@@ -198,4 +199,91 @@ pub fn cid_to_gid(
             })
             .collect(),
     )
+}
+
+/// Glyphs of a Type 0 font's program for the strings shown; `None` to keep it whole.
+pub fn composite_glyphs<'s>(
+    doc: &Document,
+    font: &Dictionary,
+    cid_font: &Dictionary,
+    format: Format,
+    data: &[u8],
+    strings: impl Iterator<Item = &'s [u8]>,
+) -> Option<BTreeSet<u16>> {
+    let code_map = match doc.dereference(font.get(b"Encoding").ok()?).ok()? {
+        (_, Object::Name(name)) if name == b"Identity-H" || name == b"Identity-V" => {
+            super::cmap::CodeMap::Identity
+        }
+        (_, Object::Stream(stream)) => {
+            let program = crate::plain::decode(stream, 1 << 20).ok()?;
+            super::cmap::CodeMap::Embedded(super::cmap::Cmap::parse(&program)?)
+        }
+        _ => return None,
+    };
+    let mut cids = code_map.cids(strings)?;
+    cids.insert(0);
+    let cff_type = cid_font.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"CIDFontType0");
+    // A program whose kind is not the one the CIDFont declares (a TrueType under a
+    // CIDFontType0, a CFF under a CIDFontType2) may be read either way: both are kept.
+    let by_map = || cid_to_gid(doc, cid_font, &cids);
+    let mut gids = match format {
+        Format::Cff if cff_type => cff_cids(&ttf_parser::cff::Table::parse(data)?, &cids),
+        Format::Cff => {
+            let mut gids = cff_cids(&ttf_parser::cff::Table::parse(data)?, &cids);
+            gids.extend(by_map()?);
+            gids
+        }
+        Format::Sfnt if cff_type => {
+            let face = ttf_parser::Face::parse(data, 0).ok()?;
+            match face.raw_face().table(ttf_parser::Tag::from_bytes(b"CFF ")) {
+                Some(cff) => cff_cids(&ttf_parser::cff::Table::parse(cff)?, &cids),
+                None => {
+                    let mut gids = by_map()?;
+                    gids.extend(cids.iter().filter_map(|&c| u16::try_from(c).ok()));
+                    gids
+                }
+            }
+        }
+        Format::Sfnt => by_map()?,
+        Format::Type1 => return None,
+    };
+    gids.insert(0);
+    Some(gids)
+}
+
+/// Glyphs of a simple font's program for the codes shown; `None` to keep it whole.
+pub fn simple_glyphs(
+    doc: &Document,
+    font: &Dictionary,
+    format: Format,
+    data: &[u8],
+    codes: &BTreeSet<u8>,
+) -> Option<BTreeSet<u16>> {
+    let names = |code| code_names(doc, font, code);
+    let mut gids = match format {
+        Format::Cff => {
+            let mut gids = simple_cff(&ttf_parser::cff::Table::parse(data)?, codes, names);
+            // A CFF under a /TrueType font: a viewer reading it as declared may take the
+            // code for the glyph ID.
+            if font.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"TrueType") {
+                gids.extend(codes.iter().map(|&c| u16::from(c)));
+            }
+            gids
+        }
+        Format::Sfnt => {
+            let face = ttf_parser::Face::parse(data, 0).ok()?;
+            let mut gids = simple_truetype(&face, codes, names)?;
+            if let Some(cff) = face.raw_face().table(ttf_parser::Tag::from_bytes(b"CFF ")) {
+                gids.extend(simple_cff(
+                    &ttf_parser::cff::Table::parse(cff)?,
+                    codes,
+                    names,
+                ));
+            }
+            gids
+        }
+        Format::Type1 => return None,
+    };
+    gids.insert(0);
+    Some(gids)
 }

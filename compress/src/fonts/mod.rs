@@ -6,9 +6,13 @@
 //! glyphs; one reached from anywhere this module does not follow, one whose fonts are used
 //! in content it cannot read, or one named in a form's default appearance stays whole.
 //! Type 1 programs (FontFile) are rewritten as subset CFF (FontFile3 /Type1C) by `type1`,
-//! glyph names unchanged. Identical programs are merged before and after.
+//! glyph names unchanged. A TrueType Collection is reduced to the face its font names
+//! (collection.rs); a program is read as what its bytes are, whatever its declared type.
+//! Type 3 fonts lose the glyph procedures no shown code names (type3.rs). Identical
+//! programs are merged before and after.
 
 pub(crate) mod cmap;
+mod collection;
 mod dedupe;
 pub mod encodings;
 mod glyphs;
@@ -17,8 +21,11 @@ mod program;
 mod sfnt_cmap;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_kinds;
 pub mod type1;
 mod type1_pdf;
+mod type3;
 mod usage;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -34,7 +41,7 @@ pub use dedupe::programs;
 pub use usage::{Usage, Walker as UsageWalker};
 
 /// Subsets every embedded font program by the `usage` read from the document's content;
-/// returns how many were rewritten.
+/// returns how many programs (and Type 3 fonts) were cut.
 pub fn subset_fonts(doc: &mut Document, usage: &Usage) -> usize {
     // Usage is keyed by font dictionaries, which merging programs leaves alone.
     dedupe::merge_programs(doc);
@@ -61,7 +68,7 @@ pub fn subset_fonts(doc: &mut Document, usage: &Usage) -> usize {
     type1_pdf::repoint(doc, &replaced);
     dedupe::merge_programs(doc);
     maps_trim::trim(doc, usage, &references);
-    rewritten
+    rewritten + type3::trim(doc, usage, &references)
 }
 
 /// Replaces an OpenType or CFF program by its subset; returns whether it did.
@@ -69,9 +76,16 @@ fn rewrite(doc: &mut Document, id: ObjectId, plan: &Plan, glyphs: &BTreeSet<u16>
     let Ok(Object::Stream(stream)) = doc.get_object(id) else {
         return false;
     };
-    let Ok(data) = crate::plain::decode(stream, MAX_PROGRAM) else {
+    let Ok(mut data) = crate::plain::decode(stream, MAX_PROGRAM) else {
         return false;
     };
+    let whole = data.len();
+    if let Some(index) = plan.face {
+        let Some(face) = collection::extract(&data, index) else {
+            return false;
+        };
+        data = face;
+    }
     let mut out = program::subset(plan.format, &data, glyphs);
     if out == Err(program::Kept::Differs) && plan.simple_cff {
         // An accented glyph may be drawn with `seac` from two glyphs named in the standard
@@ -84,12 +98,17 @@ fn rewrite(doc: &mut Document, id: ObjectId, plan: &Plan, glyphs: &BTreeSet<u16>
     }
     let out = match out {
         Ok(out) => out,
+        // The face alone, when it could not be subset, is still a collection's worth smaller.
+        Err(reason) if plan.face.is_some() && data.len() < whole => {
+            tracing::debug!(program = ?id, ?reason, "font collection face kept whole");
+            data
+        }
         Err(reason) => {
             tracing::debug!(program = ?id, ?reason, "font program kept whole");
             return false;
         }
     };
-    tracing::debug!(program = ?id, before = data.len(), after = out.len(), "font subset");
+    tracing::debug!(program = ?id, before = whole, after = out.len(), "font subset");
     let Ok(Object::Stream(stream)) = doc.get_object_mut(id) else {
         return false;
     };
@@ -118,6 +137,8 @@ struct Plan {
     /// The objects on the way from the fonts to the program (descendant fonts,
     /// descriptors, the program): each must be referenced only from those fonts.
     chain: BTreeSet<ObjectId>,
+    /// The face of a collection the program is reduced to.
+    face: Option<u32>,
 }
 
 fn plan(
@@ -129,6 +150,8 @@ fn plan(
     // References seen on the ways from fonts to programs: (holder, target).
     let mut edges: BTreeSet<(ObjectId, ObjectId)> = BTreeSet::new();
     let mut decoded: HashMap<ObjectId, Option<Vec<u8>>> = HashMap::new();
+    // Faces taken out of collections, by program and index.
+    let mut faces: HashMap<(ObjectId, u32), Option<Vec<u8>>> = HashMap::new();
     // Type 1 programs parsed, once each however many fonts share them.
     let mut type1: HashMap<ObjectId, Option<type1::Type1Font>> = HashMap::new();
     for (&font_id, object) in &doc.objects {
@@ -183,7 +206,7 @@ fn plan(
         let Ok(Object::Stream(stream)) = doc.get_object(program_id) else {
             continue;
         };
-        let format = match (
+        let declared = match (
             key,
             stream.dict.get(b"Subtype").and_then(Object::as_name).ok(),
         ) {
@@ -193,9 +216,38 @@ fn plan(
             _ => None,
         };
         let known = usage.seen.contains(&font_id) && !usage.whole.contains(&font_id);
+        // Decoded only for fonts whose usage is known: the others keep the program whole.
+        let data = match declared {
+            Some(Format::Sfnt | Format::Cff) if known => decoded
+                .entry(program_id)
+                .or_insert_with(|| crate::plain::decode(stream, MAX_PROGRAM).ok())
+                .as_deref(),
+            _ => None,
+        };
+        let format = match (declared, data) {
+            (Some(declared), Some(data)) => Some(Format::sniff(declared, data)),
+            (declared, _) => declared,
+        };
         let shown = usage.shown.get(&font_id);
         let strings = || shown.into_iter().flatten().map(Vec::as_slice);
         let codes = || strings().flatten().copied().collect::<BTreeSet<u8>>();
+        // A collection: the face this font names, written alone (collection.rs).
+        let face = data
+            .filter(|d| format == Some(Format::Sfnt) && collection::is_collection(d))
+            .map(|d| {
+                collection::pick(
+                    d,
+                    &collection::pdf_names(font_names(doc, font, descendant, descriptor)),
+                )
+            });
+        let data = match (face, data) {
+            (Some(Some(index)), Some(data)) => faces
+                .entry((program_id, index))
+                .or_insert_with(|| collection::extract(data, index))
+                .as_deref(),
+            (Some(_), _) => None,
+            (None, data) => data,
+        };
         let need = match (format, descendant) {
             _ if !known => None,
             (Some(Format::Type1), None) => type1
@@ -204,19 +256,22 @@ fn plan(
                 .as_ref()
                 .map(|program| Need::Names(type1_pdf::names(doc, font, program, &codes()))),
             (Some(Format::Type1), Some(_)) | (None, _) => None,
-            (Some(format), descendant) => {
-                let data = decoded
-                    .entry(program_id)
-                    .or_insert_with(|| crate::plain::decode(stream, MAX_PROGRAM).ok());
-                match (data.as_deref(), descendant) {
-                    (Some(data), Some(cid_font)) => {
-                        composite_glyphs(doc, font, cid_font, format, data, strings())
-                    }
-                    (Some(data), None) => simple_glyphs(doc, font, format, data, &codes()),
-                    (None, _) => None,
+            (Some(format), descendant) => match (data, descendant) {
+                (Some(data), Some(cid_font)) => {
+                    glyphs::composite_glyphs(doc, font, cid_font, format, data, strings())
                 }
-                .map(Need::Glyphs)
+                (Some(data), None) => glyphs::simple_glyphs(doc, font, format, data, &codes()),
+                (None, _) => None,
             }
+            // A face of a collection must hold every glyph asked for, or it is not the one.
+            .filter(|gids| {
+                face.is_none()
+                    || gids.last().is_some_and(|&g| {
+                        data.and_then(|d| program::glyph_count(format, d))
+                            .is_some_and(|count| g < count)
+                    })
+            })
+            .map(Need::Glyphs),
         };
         let simple_cff = format == Some(Format::Cff) && descendant.is_none();
         let Some(format) = format else {
@@ -228,6 +283,7 @@ fn plan(
             need: Some(Need::Glyphs(BTreeSet::new())),
             simple_cff,
             chain: BTreeSet::new(),
+            face: face.flatten(),
         });
         if format == Format::Type1
             && let Some(Need::Glyphs(none)) = &plan.need
@@ -248,7 +304,7 @@ fn plan(
             }
             _ => None,
         };
-        if plan.format != format || plan.key != key {
+        if plan.format != format || plan.key != key || plan.face != face.flatten() {
             plan.need = None;
         }
     }
@@ -270,6 +326,25 @@ fn plan(
     plans
 }
 
+/// The names a font gives its program: its /BaseFont, its descendant's, its descriptor's
+/// /FontName.
+fn font_names(
+    doc: &Document,
+    font: &Dictionary,
+    descendant: Option<&Dictionary>,
+    descriptor: &Dictionary,
+) -> Vec<Option<Vec<u8>>> {
+    let name = |dict: &Dictionary, key: &[u8]| {
+        let (_, object) = doc.dereference(dict.get(key).ok()?).ok()?;
+        object.as_name().ok().map(<[u8]>::to_vec)
+    };
+    vec![
+        descendant.and_then(|d| name(d, b"BaseFont")),
+        name(descriptor, b"FontName"),
+        name(font, b"BaseFont"),
+    ]
+}
+
 /// Follows one link from a font towards its program, noting the reference taken.
 fn step<'a>(
     doc: &'a Document,
@@ -287,73 +362,6 @@ fn step<'a>(
         }
         direct => Some(direct),
     }
-}
-
-/// Glyphs of a Type 0 font's program for the strings shown; `None` to keep it whole.
-fn composite_glyphs<'s>(
-    doc: &Document,
-    font: &Dictionary,
-    cid_font: &Dictionary,
-    format: Format,
-    data: &[u8],
-    strings: impl Iterator<Item = &'s [u8]>,
-) -> Option<BTreeSet<u16>> {
-    let code_map = match doc.dereference(font.get(b"Encoding").ok()?).ok()? {
-        (_, Object::Name(name)) if name == b"Identity-H" || name == b"Identity-V" => {
-            cmap::CodeMap::Identity
-        }
-        (_, Object::Stream(stream)) => {
-            let program = crate::plain::decode(stream, 1 << 20).ok()?;
-            cmap::CodeMap::Embedded(cmap::Cmap::parse(&program)?)
-        }
-        _ => return None,
-    };
-    let mut cids = code_map.cids(strings)?;
-    cids.insert(0);
-    let cff_type = cid_font.get(b"Subtype").and_then(Object::as_name).ok() == Some(b"CIDFontType0");
-    let mut gids = match format {
-        Format::Cff => glyphs::cff_cids(&ttf_parser::cff::Table::parse(data)?, &cids),
-        Format::Sfnt if cff_type => {
-            let face = ttf_parser::Face::parse(data, 0).ok()?;
-            match face.raw_face().table(ttf_parser::Tag::from_bytes(b"CFF ")) {
-                Some(cff) => glyphs::cff_cids(&ttf_parser::cff::Table::parse(cff)?, &cids),
-                None => cids.iter().filter_map(|&c| u16::try_from(c).ok()).collect(),
-            }
-        }
-        Format::Sfnt => glyphs::cid_to_gid(doc, cid_font, &cids)?,
-        Format::Type1 => return None,
-    };
-    gids.insert(0);
-    Some(gids)
-}
-
-/// Glyphs of a simple font's program for the codes shown; `None` to keep it whole.
-fn simple_glyphs(
-    doc: &Document,
-    font: &Dictionary,
-    format: Format,
-    data: &[u8],
-    codes: &BTreeSet<u8>,
-) -> Option<BTreeSet<u16>> {
-    let names = |code| glyphs::code_names(doc, font, code);
-    let mut gids = match format {
-        Format::Cff => glyphs::simple_cff(&ttf_parser::cff::Table::parse(data)?, codes, names),
-        Format::Sfnt => {
-            let face = ttf_parser::Face::parse(data, 0).ok()?;
-            let mut gids = glyphs::simple_truetype(&face, codes, names)?;
-            if let Some(cff) = face.raw_face().table(ttf_parser::Tag::from_bytes(b"CFF ")) {
-                gids.extend(glyphs::simple_cff(
-                    &ttf_parser::cff::Table::parse(cff)?,
-                    codes,
-                    names,
-                ));
-            }
-            gids
-        }
-        Format::Type1 => return None,
-    };
-    gids.insert(0);
-    Some(gids)
 }
 
 /// How many times each object is referenced, anywhere in the document.

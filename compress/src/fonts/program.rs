@@ -48,6 +48,22 @@ pub enum Kept {
     Differs,
 }
 
+impl Format {
+    /// The format the program's bytes show, whatever the PDF declares: some producers put
+    /// a TrueType under /FontFile3 /CIDFontType0C, or a bare CFF under /FontFile2.
+    pub fn sniff(declared: Format, data: &[u8]) -> Format {
+        match (declared, data.get(..4)) {
+            (Format::Type1, _) => Format::Type1,
+            (_, Some([0, 1, 0, 0] | b"true" | b"OTTO" | b"ttcf")) => Format::Sfnt,
+            // A CFF header: version 1.0, then its size and offset size.
+            (_, Some([1, 0, 4..=255, 1..=4])) if ttf_parser::cff::Table::parse(data).is_some() => {
+                Format::Cff
+            }
+            _ => declared,
+        }
+    }
+}
+
 /// The program with only `glyphs` (plus .notdef) drawn.
 pub fn subset(format: Format, data: &[u8], glyphs: &BTreeSet<u16>) -> Result<Vec<u8>, Kept> {
     let sfnt = match format {
@@ -203,7 +219,7 @@ fn wrap_cff(cff: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Writes an sfnt from tables already sorted by tag.
-fn build(version: &[u8], tables: &[([u8; 4], &[u8])]) -> Vec<u8> {
+pub fn build(version: &[u8], tables: &[([u8; 4], &[u8])]) -> Vec<u8> {
     let count = tables.len() as u16;
     let selector = 15 - count.max(1).leading_zeros() as u16;
     let range = (1u16 << selector) * 16;

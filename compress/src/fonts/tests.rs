@@ -7,15 +7,15 @@ use super::subset_fonts;
 use crate::test_pdf::one_page;
 
 /// Subsets by the usage the document's pages give.
-fn subset(doc: &mut Document) -> usize {
+pub(super) fn subset(doc: &mut Document) -> usize {
     let (usage, _) = crate::survey(doc);
     subset_fonts(doc, &usage)
 }
 
-const SANS: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-const MONO: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+pub(super) const SANS: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+pub(super) const MONO: &str = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
 
-fn font_file(path: &str) -> Option<Vec<u8>> {
+pub(super) fn font_file(path: &str) -> Option<Vec<u8>> {
     match std::fs::read(path) {
         Ok(data) => Some(data),
         Err(_) => {
