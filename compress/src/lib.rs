@@ -110,6 +110,10 @@ pub fn compress(
     }
     let cleaned = structure::clean(&mut doc, preset);
     let unused = resources::drop_unused(&mut doc);
+    if unused > 0 {
+        // What they held goes now, not packed for nothing in the background below.
+        doc.prune_objects();
+    }
     // Merged first so that an image stored more than once is re-encoded once, at the largest
     // size any of its copies is drawn; merged again for streams recompression made identical.
     let mut merged = streams::merge_duplicate_streams(&mut doc);

@@ -6,9 +6,8 @@
 //! only keeps a resource that could have gone.
 
 use std::collections::HashSet;
-use std::io::Read;
 
-use lopdf::{Object, Stream};
+use lopdf::Stream;
 
 use crate::streams::MAX_DECODED;
 
@@ -93,35 +92,15 @@ fn unescape(raw: &[u8]) -> (Vec<u8>, Vec<u8>) {
 /// The names of one content stream, added to `names`; `false` when the stream cannot be
 /// decoded for certain (then what it uses is unknown).
 pub fn of_stream(stream: &Stream, names: &mut Names) -> bool {
-    match decode(stream) {
-        Some(data) => {
+    match crate::plain::decode(stream, MAX_DECODED) {
+        Ok(data) => {
             scan(&data, names);
             true
         }
-        None => false,
+        // Damaged data keeps the dictionaries whole: a name past a corrupt spot that a more
+        // lenient viewer still reads would be taken for unused.
+        Err(_) => false,
     }
-}
-
-/// The stream's bytes, decoded strictly: lopdf's Flate decoder hands back what it inflated
-/// before an error as if it were all, and a name past a corrupt spot that a more lenient
-/// viewer still reads would then be taken for unused.
-fn decode(stream: &Stream) -> Option<Vec<u8>> {
-    let filters = match stream.dict.get(b"Filter") {
-        Err(_) => return (stream.content.len() <= MAX_DECODED).then(|| stream.content.clone()),
-        Ok(Object::Name(name)) => vec![name.as_slice()],
-        Ok(Object::Array(items)) => items.iter().filter_map(|o| o.as_name().ok()).collect(),
-        Ok(_) => return None,
-    };
-    if filters == [b"FlateDecode".as_slice()] && !stream.dict.has(b"DecodeParms") {
-        let mut data = Vec::new();
-        let limit = u64::try_from(MAX_DECODED).ok()?.saturating_add(1);
-        flate2::read::ZlibDecoder::new(stream.content.as_slice())
-            .take(limit)
-            .read_to_end(&mut data)
-            .ok()?;
-        return (data.len() <= MAX_DECODED).then_some(data);
-    }
-    stream.decompressed_content_with_limit(MAX_DECODED).ok()
 }
 
 #[cfg(test)]
