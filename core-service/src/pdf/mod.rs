@@ -1,6 +1,7 @@
 //! PDF work: rendering pages to PNG (PDFium, in the workers), the ZIP of pages streamed back
 //! as pages finish, and compression; the limits every PDF is checked against first (`guard`).
 
+pub mod compare;
 pub mod compress_request;
 pub mod guard;
 pub mod pdfium;

@@ -1,0 +1,168 @@
+//! Two renderings of a page compared, as the redaction's check and the PDF/A conversion's
+//! do: PDFium draws both at 50 dpi in grey, and a pixel counts as changed only when nothing
+//! near it in the other drawing is close (antialiasing and half-pixel shifts are not changes).
+
+use pdfium_render::prelude::*;
+
+use crate::{
+    pdf::render::{self, Pixels},
+    workers::protocol::Failure,
+};
+
+/// Pages are compared at this resolution: a removed word is dozens of pixels, a shifted line
+/// hundreds.
+pub const COMPARE_DPI: u32 = 50;
+/// The share of a page's pixels (at 50 dpi) that may differ from the input beyond
+/// antialiasing before the page counts as having lost something: 1 in 2,000, 117 pixels on a
+/// Letter page, where a word of body text is 100 to 200. Glyphs whose accents or swashes
+/// reach past the box the redaction engine measured them by stay under it.
+pub const MAX_CHANGED_SHARE: u64 = 2_000;
+/// A pixel differs when no pixel next to it in the other render is within this many levels:
+/// antialiasing, a half-pixel shift and a JPEG's noise (a page drawn as a picture) stay under.
+const PIXEL_TOLERANCE: u8 = 64;
+
+/// The pages (1-based) of `output` that differ from those of `input` beyond the tolerance,
+/// each with what differs; pages past the end of either are not compared.
+pub fn differing_pages(
+    input: &PdfDocument,
+    output: &PdfDocument,
+    max_pixels: u64,
+) -> Result<Vec<(u32, String)>, Failure> {
+    let mut out = Vec::new();
+    for (index, (before, after)) in input.pages().iter().zip(output.pages().iter()).enumerate() {
+        let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        let page_index = u32::try_from(index).unwrap_or(u32::MAX);
+        let a = render::render(&before, page_index, COMPARE_DPI, max_pixels, true)?;
+        let b = render::render(&after, page_index, COMPARE_DPI, max_pixels, true)?;
+        let Some(psnr) = psnr_outside(&a, &b, &[]) else {
+            out.push((number, "the page's size changed".to_owned()));
+            continue;
+        };
+        let changed = changed_outside(&a, &b, &[]);
+        let limit = u64::from(a.width) * u64::from(a.height) / MAX_CHANGED_SHARE;
+        if changed > limit {
+            out.push((
+                number,
+                format!("{changed} pixels of the page drawn differ from the input ({psnr:.1} dB)"),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Pixels outside the masks that differ by more than antialiasing: a pixel of one render with
+/// no pixel within PIXEL_TOLERANCE levels among its 3x3 neighbours in the other, either way
+/// (ink lost, ink added). Both renders have the same size.
+pub fn changed_outside(a: &Pixels, b: &Pixels, masks: &[[f64; 4]]) -> u64 {
+    let (w, h) = (a.width as usize, a.height as usize);
+    let near = |x: &Pixels, y: &Pixels, cx: usize, cy: usize| {
+        let v = x.data[cy * w + cx];
+        (cy.saturating_sub(1)..=(cy + 1).min(h - 1)).any(|ny| {
+            (cx.saturating_sub(1)..=(cx + 1).min(w - 1))
+                .any(|nx| v.abs_diff(y.data[ny * w + nx]) <= PIXEL_TOLERANCE)
+        })
+    };
+    let mut changed = 0;
+    for cy in 0..h {
+        let fy = cy as f64 + 0.5;
+        for cx in 0..w {
+            let fx = cx as f64 + 0.5;
+            if masks
+                .iter()
+                .any(|m| m[0] <= fx && fx <= m[2] && m[1] <= fy && fy <= m[3])
+            {
+                continue;
+            }
+            if !near(a, b, cx, cy) || !near(b, a, cx, cy) {
+                changed += 1;
+            }
+        }
+    }
+    changed
+}
+
+/// PSNR of two grey renders over the pixels outside the masks (infinite when equal); None
+/// when their sizes differ.
+pub fn psnr_outside(a: &Pixels, b: &Pixels, masks: &[[f64; 4]]) -> Option<f64> {
+    if (a.width, a.height) != (b.width, b.height) {
+        return None;
+    }
+    let mut sum = 0u64;
+    let mut count = 0u64;
+    for y in 0..a.height as usize {
+        let fy = y as f64 + 0.5;
+        for x in 0..a.width as usize {
+            let fx = x as f64 + 0.5;
+            if masks
+                .iter()
+                .any(|m| m[0] <= fx && fx <= m[2] && m[1] <= fy && fy <= m[3])
+            {
+                continue;
+            }
+            let at = y * a.width as usize + x;
+            let d = u64::from(a.data[at].abs_diff(b.data[at]));
+            sum += d * d;
+            count += 1;
+        }
+    }
+    if sum == 0 || count == 0 {
+        return Some(f64::INFINITY);
+    }
+    let mse = sum as f64 / count as f64;
+    Some(10.0 * (255.0f64 * 255.0 / mse).log10())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grey(width: u32, height: u32, data: Vec<u8>) -> Pixels {
+        Pixels {
+            width,
+            height,
+            channels: 1,
+            data,
+        }
+    }
+
+    #[test]
+    fn differences_inside_a_mask_do_not_count() {
+        let a = grey(4, 1, vec![0, 0, 0, 0]);
+        let b = grey(4, 1, vec![255, 0, 0, 0]);
+        assert_eq!(
+            psnr_outside(&a, &b, &[[0.0, 0.0, 1.0, 1.0]]),
+            Some(f64::INFINITY)
+        );
+        let outside = psnr_outside(&a, &b, &[]).expect("same size");
+        assert!(
+            (outside - 10.0 * (4.0f64).log10()).abs() < 1e-9,
+            "{outside}"
+        );
+        assert_eq!(psnr_outside(&a, &grey(2, 2, vec![0; 4]), &[]), None);
+    }
+
+    #[test]
+    fn a_shift_of_a_pixel_is_not_a_change_but_a_lost_mark_is() {
+        // A vertical line at x = 2, then the same line one pixel to the right, then gone.
+        let line = |x: usize| {
+            let mut data = vec![255; 25];
+            for y in 0..5 {
+                data[y * 5 + x] = 0;
+            }
+            grey(5, 5, data)
+        };
+        assert_eq!(changed_outside(&line(2), &line(3), &[]), 0);
+        assert_eq!(
+            changed_outside(&line(2), &grey(5, 5, vec![255; 25]), &[]),
+            5
+        );
+        assert_eq!(
+            changed_outside(
+                &line(2),
+                &grey(5, 5, vec![255; 25]),
+                &[[2.0, 0.0, 3.0, 5.0]]
+            ),
+            0
+        );
+    }
+}
