@@ -115,3 +115,158 @@ both_databases!(pdfa_outputs_pass_an_independent_validator, |db| {
         .unwrap_err();
     assert_eq!(bad.code(), tonic::Code::InvalidArgument);
 });
+
+/// Three Letter pages with "Hidden words" in black 24 pt Helvetica, each covered: page 1 by
+/// a 40 % yellow rectangle (an ExtGState /ca 0.4), page 2 by a highlight annotation (/CA 0.4,
+/// an appearance that multiplies), page 3 by a yellow rectangle through a soft mask (which
+/// PDF/A-1 cannot keep in vectors).
+fn covered_text_pdf() -> Vec<u8> {
+    use lopdf::{Document, Object, Stream, dictionary};
+    let mut doc = Document::with_version("1.7");
+    let pages_id = doc.new_object_id();
+    let font = doc.add_object(dictionary! {
+        "Type" => "Font", "Subtype" => "Type1", "BaseFont" => "Helvetica",
+    });
+    let translucent = doc.add_object(dictionary! { "Type" => "ExtGState", "ca" => 0.4 });
+    let multiply = doc.add_object(dictionary! { "Type" => "ExtGState", "BM" => "Multiply" });
+    let page_box = || vec![0.into(), 0.into(), 612.into(), 792.into()];
+    let mask_group = doc.add_object(Stream::new(
+        dictionary! {
+            "Type" => "XObject", "Subtype" => "Form", "BBox" => page_box(),
+            "Group" => dictionary! { "S" => "Transparency", "CS" => "DeviceGray" },
+        },
+        b"0.4 g 0 0 612 792 re f".to_vec(),
+    ));
+    let masked = doc.add_object(dictionary! {
+        "Type" => "ExtGState",
+        "SMask" => dictionary! { "Type" => "Mask", "S" => "Luminosity", "G" => mask_group },
+    });
+    let mut kids = Vec::new();
+    for cover in [
+        &b"/GS1 gs 1 1 0 rg 66 690 200 36 re f\n"[..],
+        b"",
+        b"/GS3 gs 1 1 0 rg 66 690 200 36 re f\n",
+    ] {
+        let mut content = b"BT /F1 24 Tf 72 700 Td (Hidden words) Tj ET\n".to_vec();
+        content.extend_from_slice(cover);
+        let contents = doc.add_object(Stream::new(dictionary! {}, content));
+        let mut page = dictionary! {
+            "Type" => "Page", "Parent" => pages_id, "MediaBox" => page_box(),
+            "Contents" => contents,
+            "Resources" => dictionary! {
+                "Font" => dictionary! { "F1" => font },
+                "ExtGState" => dictionary! { "GS1" => translucent, "GS3" => masked },
+            },
+        };
+        if cover.is_empty() {
+            let appearance = doc.add_object(Stream::new(
+                dictionary! {
+                    "Type" => "XObject", "Subtype" => "Form",
+                    "BBox" => vec![0.into(), 0.into(), 200.into(), 36.into()],
+                    "Resources" => dictionary! { "ExtGState" => dictionary! { "M" => multiply } },
+                },
+                b"/M gs 1 1 0 rg 0 0 200 36 re f".to_vec(),
+            ));
+            let annot = doc.add_object(dictionary! {
+                "Type" => "Annot", "Subtype" => "Highlight", "F" => 4, "CA" => 0.4,
+                "Rect" => vec![66.into(), 690.into(), 266.into(), 726.into()],
+                "QuadPoints" => vec![
+                    66.into(), 726.into(), 266.into(), 726.into(),
+                    66.into(), 690.into(), 266.into(), 690.into(),
+                ],
+                "C" => vec![1.into(), 1.into(), 0.into()],
+                "AP" => dictionary! { "N" => appearance },
+            });
+            page.set("Annots", vec![Object::Reference(annot)]);
+        }
+        kids.push(Object::Reference(doc.add_object(page)));
+    }
+    doc.objects.insert(
+        pages_id,
+        Object::Dictionary(dictionary! { "Type" => "Pages", "Kids" => kids, "Count" => 3 }),
+    );
+    let catalog = doc.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages_id });
+    doc.trailer.set("Root", catalog);
+    let mut out = Vec::new();
+    doc.save_to(&mut out).unwrap();
+    out
+}
+
+/// Pixels darker than mid-grey where the words are (x 72-260 pt, 694-722 pt up a 792 pt page).
+fn dark_in_words(render: &quire_e2e::pdf_check::Render) -> usize {
+    let scale = f64::from(render.width) / 612.0;
+    let (x0, x1) = ((72.0 * scale) as u32, (260.0 * scale) as u32);
+    let (y0, y1) = (
+        ((792.0 - 722.0) * scale) as u32,
+        ((792.0 - 694.0) * scale) as u32,
+    );
+    let mut dark = 0;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let at = ((y * render.width + x) * 3) as usize;
+            let [r, g, b] = [0, 1, 2].map(|i| u32::from(render.rgb[at + i]));
+            if (r * 299 + g * 587 + b * 114) / 1000 < 128 {
+                dark += 1;
+            }
+        }
+    }
+    dark
+}
+
+both_databases!(
+    pdfa_1_keeps_text_under_translucent_highlights_readable,
+    |db| {
+        let stack = Stack::start(db).await;
+        let mut toolbox = Toolbox::open(&stack, "pdfa-see-through@example.com").await;
+        let input = covered_text_pdf();
+        let (summary, out) = toolbox
+            .run(pdfa(v1::PdfaLevel::A1b), &[("covered.pdf", input.clone())])
+            .await
+            .unwrap();
+        let (passed, findings) = pikepdf_verdict(&out, "1b");
+        assert!(passed, "pikepdf fails the 1b output: {findings}");
+        let notes: Vec<String> = summary
+            .notes
+            .iter()
+            .map(|n| format!("{}: {}", n.key, n.value))
+            .collect();
+        let before = facts(input).await.unwrap();
+        let after = facts(out).await.unwrap();
+        assert_eq!(after.pages.len(), 3);
+        for (number, (a, b)) in before.pages.iter().zip(&after.pages).enumerate() {
+            let seen = dark_in_words(a.render.as_ref().unwrap());
+            let kept = dark_in_words(b.render.as_ref().unwrap());
+            // The words were readable through the highlight; so are they in the PDF/A file.
+            assert!(
+                seen > 50,
+                "page {}: the input's words are not dark ({seen})",
+                number + 1
+            );
+            assert!(
+                kept * 2 >= seen,
+                "page {}: the words under the highlight are hidden ({kept} dark pixels, {seen} in \
+             the input); notes: {notes:?}",
+                number + 1
+            );
+            assert!(
+                b.text.contains("Hidden words"),
+                "page {}: {}",
+                number + 1,
+                b.text
+            );
+        }
+        // The highlight annotation (page 2) stays vectors, under the text; the soft mask
+        // (page 3) is a picture of the input's page. Page 1's rectangle is kept in vectors
+        // too, but its text, grey through 40 % yellow in the input and black over it in
+        // vectors, differs by more than the rendering check's tolerance: that page may be
+        // pictured, its text readable all the same (checked above).
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("page 3: drawn as a picture")),
+            "{notes:?}"
+        );
+        assert!(!notes.iter().any(|n| n.starts_with("page 2:")), "{notes:?}");
+        assert!(notes.iter().any(|n| n.contains("see-through")), "{notes:?}");
+    }
+);

@@ -1,11 +1,54 @@
-//! Two renders of a page compared, in grey: the redaction's, the compressor's and the PDF/A
-//! conversion's checks that nothing a reader saw was lost.
+//! Two renderings of a page compared, as the redaction's check and the PDF/A conversion's
+//! do: PDFium draws both at 50 dpi in grey, and a pixel counts as changed only when nothing
+//! near it in the other drawing is close (antialiasing and half-pixel shifts are not changes).
 
-use super::render::Pixels;
+use pdfium_render::prelude::*;
 
+use crate::{
+    pdf::render::{self, Pixels},
+    workers::protocol::Failure,
+};
+
+/// Pages are compared at this resolution: a removed word is dozens of pixels, a shifted line
+/// hundreds.
+pub const COMPARE_DPI: u32 = 50;
+/// The share of a page's pixels (at 50 dpi) that may differ from the input beyond
+/// antialiasing before the page counts as having lost something: 1 in 2,000, 117 pixels on a
+/// Letter page, where a word of body text is 100 to 200. Glyphs whose accents or swashes
+/// reach past the box the redaction engine measured them by stay under it.
+pub const MAX_CHANGED_SHARE: u64 = 2_000;
 /// A pixel differs when no pixel next to it in the other render is within this many levels:
 /// antialiasing, a half-pixel shift and a JPEG's noise (a page drawn as a picture) stay under.
 const PIXEL_TOLERANCE: u8 = 64;
+
+/// The pages (1-based) of `output` that differ from those of `input` beyond the tolerance,
+/// each with what differs; pages past the end of either are not compared.
+pub fn differing_pages(
+    input: &PdfDocument,
+    output: &PdfDocument,
+    max_pixels: u64,
+) -> Result<Vec<(u32, String)>, Failure> {
+    let mut out = Vec::new();
+    for (index, (before, after)) in input.pages().iter().zip(output.pages().iter()).enumerate() {
+        let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        let page_index = u32::try_from(index).unwrap_or(u32::MAX);
+        let a = render::render(&before, page_index, COMPARE_DPI, max_pixels, true)?;
+        let b = render::render(&after, page_index, COMPARE_DPI, max_pixels, true)?;
+        let Some(psnr) = psnr_outside(&a, &b, &[]) else {
+            out.push((number, "the page's size changed".to_owned()));
+            continue;
+        };
+        let changed = changed_outside(&a, &b, &[]);
+        let limit = u64::from(a.width) * u64::from(a.height) / MAX_CHANGED_SHARE;
+        if changed > limit {
+            out.push((
+                number,
+                format!("{changed} pixels of the page drawn differ from the input ({psnr:.1} dB)"),
+            ));
+        }
+    }
+    Ok(out)
+}
 
 /// Pixels outside the masks that differ by more than antialiasing: a pixel of one render with
 /// no pixel within PIXEL_TOLERANCE levels among its 3x3 neighbours in the other, either way

@@ -12,9 +12,9 @@
 //! burning in its stale or missing appearances would lose them.
 
 mod annots;
-mod appearance;
+pub(crate) mod appearance;
 mod fields;
-mod page;
+pub(crate) mod page;
 
 /// The redaction removes widgets too, and their fields with them.
 pub(crate) use fields::remove as remove_fields;

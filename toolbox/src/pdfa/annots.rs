@@ -17,6 +17,8 @@ use lopdf::{Dictionary, Document, Object, ObjectId};
 use super::Level;
 use super::appearance;
 use super::changes::Changes;
+use super::opacity;
+use crate::flatten::page::Painter;
 use crate::flatten::{Flatten, flatten_document};
 use crate::{ToolError, pages};
 
@@ -48,8 +50,13 @@ const KEPT: [&[u8]; 15] = [
 /// Kept kinds PDF/A-1 does not allow (they came after PDF 1.4).
 const NOT_IN_PART1: [&[u8]; 3] = [b"Polygon", b"PolyLine", b"Caret"];
 
-/// Flattens what cannot stay and fixes what stays.
-pub fn apply(doc: &mut Document, level: Level, changes: &mut Changes) -> Result<(), ToolError> {
+/// Flattens what cannot stay and fixes what stays; returns, for PDF/A-1, the pages (their
+/// objects) with a translucent annotation that could not be kept see-through, and why.
+pub fn apply(
+    doc: &mut Document,
+    level: Level,
+    changes: &mut Changes,
+) -> Result<Vec<(ObjectId, String)>, ToolError> {
     let tree = pages::walk(doc)?;
     let had_form = doc.catalog().is_ok_and(|catalog| catalog.has(b"AcroForm"));
     // Each page's annotations split: those drawn in and removed go to the flatten code alone,
@@ -112,7 +119,9 @@ pub fn apply(doc: &mut Document, level: Level, changes: &mut Changes) -> Result<
         changes.note("flattened the interactive form (its fields are drawn as they were shown)");
     }
     let mut fixes = Fixes::default();
+    let mut painter = Painter::new();
     for (page, keep) in kept_by_page {
+        let page_ref = tree.pages.iter().find(|p| p.id == page);
         let mut out = Vec::with_capacity(keep.len());
         for entry in keep {
             // A direct annotation gets an object of its own, which the fixes address.
@@ -131,6 +140,18 @@ pub fn apply(doc: &mut Document, level: Level, changes: &mut Changes) -> Result<
             if parent_gone {
                 continue;
             }
+            if level.part1()
+                && let (Object::Reference(id), Some(page_ref)) = (&entry, page_ref)
+                && !fixes.seen.contains(id)
+            {
+                match opacity::annotation(doc, *id, page_ref, &mut painter) {
+                    opacity::Annotation::Drawn => fixes.see_through += 1,
+                    opacity::Annotation::Unfaithful(why) => fixes
+                        .unfaithful
+                        .push((page, format!("a translucent annotation: {why}"))),
+                    opacity::Annotation::Opaque => {}
+                }
+            }
             if fixes.one(doc, &entry, level, page)? {
                 out.push(entry);
             }
@@ -144,7 +165,7 @@ pub fn apply(doc: &mut Document, level: Level, changes: &mut Changes) -> Result<
         }
     }
     fixes.tell(changes);
-    Ok(())
+    Ok(fixes.unfaithful)
 }
 
 fn list(doc: &Document, page: ObjectId) -> Option<Vec<Object>> {
@@ -163,6 +184,8 @@ struct Fixes {
     appearances: u32,
     made: u32,
     opaque: u32,
+    see_through: u32,
+    unfaithful: Vec<(ObjectId, String)>,
     seen: HashSet<ObjectId>,
 }
 
@@ -287,6 +310,12 @@ impl Fixes {
             self.made,
             "annotation that had none",
             "annotations that had none",
+        );
+        changes.count(
+            "drew under the page's text, blended with white (PDF/A-1 has no transparency),",
+            self.see_through,
+            "translucent annotation's appearance",
+            "translucent annotations' appearances",
         );
         changes.count(
             "made opaque (PDF/A-1 has no transparency)",

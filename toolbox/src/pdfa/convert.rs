@@ -6,8 +6,8 @@ use lopdf::Document;
 
 use super::changes::Changes;
 use super::{
-    Converted, Level, actions, annots, catalog, colour, dests, files, fonts, layers, page_dicts,
-    prune, streams, transparency, validate, write, xmp,
+    Converted, Level, actions, annots, catalog, colour, dests, files, fonts, layers, opacity,
+    page_dicts, prune, streams, transparency, validate, write, xmp,
 };
 use crate::fill_form::{Fill, fill_form};
 use crate::sanitize::{Sanitize, sanitize};
@@ -89,20 +89,20 @@ fn run(input: &Path, level: Level, output: &Path) -> Result<Converted, ToolError
         pages: converted.0,
         fonts_embedded: converted.1,
         changes: changes.into_sentences(),
+        pictured: converted.2,
     })
 }
 
-/// Every change made to the document in memory: (pages, fonts embedded).
-fn prepare(
-    doc: &mut Document,
-    level: Level,
-    changes: &mut Changes,
-) -> Result<(u32, Vec<(String, String)>), ToolError> {
+/// What `prepare` made: pages, fonts embedded, pages whose transparency is drawn opaque.
+type Prepared = (u32, Vec<(String, String)>, Vec<(u32, String)>);
+
+/// Every change made to the document in memory.
+fn prepare(doc: &mut Document, level: Level, changes: &mut Changes) -> Result<Prepared, ToolError> {
     // New objects are numbered after the highest one present, whatever the file claimed.
     doc.max_id = io::max_number(doc);
     actions::remove(doc, changes);
     files::apply(doc, level, changes)?;
-    annots::apply(doc, level, changes)?;
+    let annotations = annots::apply(doc, level, changes)?;
     // PDF/A-1 has no optional content; later parts allow it, but validators cannot check
     // it, and an archived copy keeps what the document shows by default.
     layers::remove(doc, changes);
@@ -110,6 +110,28 @@ fn prepare(
     dests::apply(doc, changes)?;
     let tree = page_dicts::clean(doc, level, changes)?;
     page_dicts::explicit_resources(doc);
+    let mut pictured = Vec::new();
+    if level.part1() {
+        pictured = opacity::apply(doc, changes);
+        for (page, why) in annotations {
+            if let Some(index) = tree.pages.iter().position(|p| p.id == page) {
+                pictured.push((crate::count(index + 1), why));
+            }
+        }
+        pictured.sort_by_key(|(page, _)| *page);
+        pictured.dedup_by_key(|(page, _)| *page);
+        if !pictured.is_empty() {
+            let told: Vec<String> = pictured
+                .iter()
+                .map(|(page, why)| format!("page {page}: {why}"))
+                .collect();
+            changes.note(format!(
+                "drew opaque what PDF/A-1 cannot keep translucent in vectors ({}): what was \
+                 under it may be hidden",
+                told.join("; ")
+            ));
+        }
+    }
     transparency::apply(doc, level, changes);
     streams::apply(doc, level, changes)?;
     streams::inline_images(doc, changes);
@@ -118,7 +140,7 @@ fn prepare(
     prune::apply(doc);
     colour::apply(doc, level, changes)?;
     xmp::apply(doc, level, changes)?;
-    Ok((crate::count(tree.pages.len()), fonts))
+    Ok((crate::count(tree.pages.len()), fonts, pictured))
 }
 
 /// A file beside the output for the steps that work on files.

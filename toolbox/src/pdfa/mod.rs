@@ -11,8 +11,9 @@
 //! - optional content flattened to the default view, hidden content removed by the sanitize
 //!   tool's code (`layers`);
 //! - the catalog, destinations, the page tree (`catalog`, `dests`, `page_dicts`);
-//! - graphics states and PDF/A-1 transparency (`transparency`), filters and XObjects
-//!   (`streams`);
+//! - graphics states and PDF/A-1 transparency (`transparency`): translucent objects drawn
+//!   blended with white under what they covered (`opacity`, `underlay`), the pages where
+//!   that cannot be done listed for the caller to picture; filters and XObjects (`streams`);
 //! - fonts: those not embedded get a URW base 35 substitute, embedded ones are made to agree
 //!   with their dictionaries (`fonts/`), unknown keys dropped (`prune`);
 //! - colour: the output intent, ICC profiles, device colour's meaning (`intent`, `colour`,
@@ -40,10 +41,15 @@ mod icc;
 mod intent;
 mod layers;
 mod level;
+mod marks;
+mod opacity;
+#[cfg(test)]
+mod opacity_tests;
 mod page_dicts;
 mod prune;
 mod streams;
 mod transparency;
+mod underlay;
 mod validate;
 mod walk;
 mod write;
@@ -74,6 +80,10 @@ pub struct Converted {
     /// Sentences a user reads, such as "removed JavaScript (2 actions)" or "added an sRGB
     /// output intent".
     pub changes: Vec<String>,
+    /// PDF/A-1: pages (1-based) whose transparency could not be kept in vectors (a soft mask,
+    /// a blend mode, a translucent image or form), with why; they are drawn opaque, and a
+    /// caller that can render pages should replace them by pictures of the input's.
+    pub pictured: Vec<(u32, String)>,
 }
 
 /// Converts `input` to PDF/A at `level`, written to `output`. The output is checked by

@@ -7,7 +7,8 @@
 //!
 //! PDF/A-1 has no transparency (ISO 19005-1 6.4): soft masks, constant opacity below 1,
 //! blend modes other than Normal and transparency groups are removed, so what was
-//! translucent is drawn opaque. That changes how the page looks, and the change is told.
+//! translucent is drawn opaque. `opacity` ran first: what it could keep see-through is
+//! drawn blended and under what it covered; the pages it could not are told.
 
 use lopdf::{Dictionary, Document, Object};
 
@@ -107,7 +108,7 @@ pub fn apply(doc: &mut Document, level: Level, changes: &mut Changes) {
     let removed = tally.transparency + tally.groups + tally.masks;
     if removed > 0 {
         changes.note(format!(
-            "removed transparency (PDF/A-1): {} translucent graphics state{}, {} soft-masked image{}, {} transparency group{}; what was translucent is now drawn opaque",
+            "removed transparency (PDF/A-1): {} translucent graphics state{}, {} soft-masked image{}, {} transparency group{}",
             tally.transparency,
             plural(tally.transparency),
             tally.masks,

@@ -5,7 +5,7 @@
 //! A file that still fails a check after that is never handed back.
 
 pub mod frame;
-mod raster;
+pub mod raster;
 pub mod search;
 mod verify;
 
@@ -123,7 +123,7 @@ pub fn apply(
         &numbers,
         &request.areas,
         request.fill,
-        tesseract,
+        raster::Words::Ocr(tesseract),
         max_pixels,
     )?;
     engine::replace_with_rasters(scratch, &rasters, output)

@@ -1,7 +1,9 @@
 //! The fallback for a page that cannot be redacted safely in its content (text drawn in a way
 //! that cannot be split, images that cannot be decoded, a check that failed): the input page
 //! as PDFium draws it, the areas painted over in the box colour, stored as a JPEG with an
-//! invisible text layer of what Tesseract reads on the rest of the page.
+//! invisible text layer of what Tesseract reads on the rest of the page. The PDF/A conversion
+//! pictures the pages whose transparency PDF/A-1 cannot keep the same way, with no area and
+//! the page's own words (PDFium's text) as the text layer.
 
 use pdfium_render::prelude::*;
 use quire_toolbox::redact::{RasterPage, Rect};
@@ -22,13 +24,22 @@ const JPEG_QUALITY: i32 = 85;
 /// Tesseract's languages for the text layer: the trained data the setup installs.
 const OCR_LANG: &str = "eng+fra";
 
+/// Where a pictured page's invisible words come from.
+pub enum Words<'a> {
+    /// What Tesseract reads on the picture: the redaction, whose page text may hold what it
+    /// removed.
+    Ocr(&'a mut Tesseract),
+    /// The page's own text as PDFium reads it, word by word: a page pictured whole.
+    Text,
+}
+
 /// The pages `numbers` (1-based) of `document`, pictured with `areas` painted over.
 pub fn rasterize(
     document: &PdfDocument,
     numbers: &[u32],
     areas: &[(u32, Rect)],
     fill: [u8; 3],
-    tesseract: &mut Tesseract,
+    mut source: Words,
     max_pixels: u64,
 ) -> Result<Vec<RasterPage>, Failure> {
     numbers
@@ -43,9 +54,15 @@ pub fn rasterize(
             for (_, rect) in areas.iter().filter(|(p, _)| *p == number) {
                 paint(&mut pixels, &frame, rect, scale, fill);
             }
-            let grey = to_grey(&pixels);
-            let words = tesseract
-                .words(OCR_LANG, &grey, Some(dpi))?
+            let read = match &mut source {
+                Words::Ocr(tesseract) => tesseract.words(OCR_LANG, &to_grey(&pixels), Some(dpi))?,
+                Words::Text => Vec::new(),
+            };
+            let own = match source {
+                Words::Text => page_words(&page)?,
+                Words::Ocr(_) => Vec::new(),
+            };
+            let words = read
                 .into_iter()
                 .map(|(text, [left, top, width, height])| {
                     let a = frame.from_pixels(f64::from(left), f64::from(top), scale);
@@ -59,6 +76,7 @@ pub fn rasterize(
                     };
                     (text, rect)
                 })
+                .chain(own)
                 // A word Tesseract reads inside an area (the label, a sliver of a glyph) is
                 // never written back.
                 .filter(|(_, rect)| {
@@ -74,6 +92,34 @@ pub fn rasterize(
             })
         })
         .collect()
+}
+
+/// The page's words as PDFium reads them, each with the box of its characters.
+fn page_words(page: &PdfPage) -> Result<Vec<(String, Rect)>, Failure> {
+    let text = super::search::PageText::read(page)?;
+    let mut words: Vec<(String, Rect)> = Vec::new();
+    let mut open = false;
+    for (c, (_, rect)) in text.text.chars().zip(&text.chars) {
+        match rect {
+            Some(r) if !c.is_whitespace() => match words.last_mut() {
+                Some((word, last)) if open => {
+                    word.push(c);
+                    *last = Rect {
+                        x0: last.x0.min(r.x0),
+                        y0: last.y0.min(r.y0),
+                        x1: last.x1.max(r.x1),
+                        y1: last.y1.max(r.y1),
+                    };
+                }
+                _ => {
+                    words.push((c.to_string(), *r));
+                    open = true;
+                }
+            },
+            _ => open = false,
+        }
+    }
+    Ok(words)
 }
 
 /// The highest resolution up to DPI at which the page fits the pixel cap.

@@ -1,14 +1,23 @@
 //! PDF/A: the document converted to the level asked for, its output checked against that
 //! level's rules before it is handed back (the engine refuses rather than hand back a file that
-//! claims PDF/A and is not), with notes that say what was changed and which fonts were embedded.
+//! claims PDF/A and is not) and drawn beside the input, page by page (`seen`: a page that would
+//! look different is pictured), with notes that say what was changed and which fonts were
+//! embedded.
 
+mod seen;
+
+use pdfium_render::prelude::Pdfium;
 use quire_proto::v1::{PdfaLevel, PdfaOptions};
 use quire_toolbox::pdfa::{self, Converted, Level};
 
 use super::{Done, Work, failure, note};
 use crate::workers::protocol::{Failure, FailureKind};
 
-pub fn run(work: &Work, PdfaOptions { level }: PdfaOptions) -> Result<Done, Failure> {
+pub fn run(
+    work: &Work,
+    PdfaOptions { level }: PdfaOptions,
+    pdfium: &Pdfium,
+) -> Result<Done, Failure> {
     let (level, name) = match PdfaLevel::try_from(level) {
         Ok(PdfaLevel::A1b) => (Level::A1b, "PDF/A-1b"),
         Ok(PdfaLevel::A3b) => (Level::A3b, "PDF/A-3b"),
@@ -16,11 +25,16 @@ pub fn run(work: &Work, PdfaOptions { level }: PdfaOptions) -> Result<Done, Fail
     };
     let suffix = format!("-{}.pdf", name.to_lowercase().replace('/', ""));
     let (path, file_name) = work.output(&suffix);
-    let Converted {
-        pages,
-        fonts_embedded,
-        changes,
-    } = pdfa::convert(work.first(), level, &path).map_err(failure)?;
+    let converted = pdfa::convert(work.first(), level, &path).map_err(failure)?;
+    let (
+        Converted {
+            pages,
+            fonts_embedded,
+            changes,
+            ..
+        },
+        pictured,
+    ) = seen::keep(work, level, &path, converted, pdfium)?;
     // The engine checked its output already; checking the file as written here keeps the
     // promise even if the engine's own check were skipped.
     let verdict = pdfa::validate(&path, level).map_err(failure)?;
@@ -47,6 +61,14 @@ pub fn run(work: &Work, PdfaOptions { level }: PdfaOptions) -> Result<Done, Fail
     }
     for change in changes {
         done.notes.push(note("changed", change));
+    }
+    for (page, why) in pictured {
+        done.notes.push(note(
+            &format!("page {page}"),
+            format!(
+                "drawn as a picture of the input's page, its words kept as invisible text: {why}"
+            ),
+        ));
     }
     Ok(done)
 }

@@ -110,7 +110,7 @@ pub fn run<'a>(
         Options::Sign(_) | Options::FillForm(_) => signing::run(&work, options)?,
         Options::OfficeToPdf(_) | Options::HtmlToPdf(_) => converters.run(&work, options)?,
         Options::Redact(redact) => redaction::run(&work, redact, pdfium()?, tesseract)?,
-        Options::Pdfa(pdfa) => archive::run(&work, pdfa)?,
+        Options::Pdfa(pdfa) => archive::run(&work, pdfa, pdfium()?)?,
     };
     Ok(Answer::Tooled(Tooled { files, notes }))
 }

@@ -5,25 +5,18 @@ use pdfium_render::prelude::*;
 use quire_toolbox::redact::Rect;
 
 use super::Checked;
+pub use crate::pdf::compare::MAX_CHANGED_SHARE;
 use crate::{
     pdf::{
-        compare::{changed_outside, psnr_outside},
+        compare::{COMPARE_DPI, changed_outside, psnr_outside},
         redact::frame::Frame,
         render,
     },
     workers::protocol::Failure,
 };
 
-/// Pages are compared at this resolution: a removed word is dozens of pixels, a shifted line
-/// hundreds.
-const COMPARE_DPI: u32 = 50;
 /// Pixels around each area left out of the comparison (antialiased edges, glyphs cut by it).
 const MARGIN_PX: f64 = 2.0;
-/// The share of a page's pixels outside the areas (at 50 dpi) that may differ from the input
-/// beyond antialiasing before the page counts as having lost something: 1 in 2,000, 117
-/// pixels on a Letter page, where a word of body text is 100 to 200. Glyphs whose accents or
-/// swashes reach past the box the engine measured them by stay under it.
-pub const MAX_CHANGED_SHARE: u64 = 2_000;
 
 pub(super) fn rendering(
     input: &PdfDocument,
