@@ -12,29 +12,43 @@ use lopdf::{Dictionary, Document, Object, ObjectId};
 /// How many fields deep the walk goes.
 const DEPTH: usize = 32;
 
-/// Drops the unnamed embedded fonts from the form's `/DR`; returns how many went.
+/// Drops the unnamed embedded fonts from the form's `/DR`; returns how many went. The form
+/// gets a `/DR` of its own, written inline: producers share one font dictionary (or one whole
+/// resource dictionary) between `/DR`, the pages and the fields' appearances, which still
+/// draw with those fonts.
 pub fn drop_unnamed(doc: &mut Document) -> usize {
+    let Some(form_at) = locate(doc, &[b"AcroForm"]) else {
+        return 0;
+    };
+    let Some(resources_at) = locate(doc, &[b"AcroForm", b"DR"]) else {
+        return 0;
+    };
     let Some(fonts_at) = locate(doc, &[b"AcroForm", b"DR", b"Font"]) else {
         return 0;
     };
     let Some(named) = named_fonts(doc) else {
         return 0;
     };
-    let unnamed: Vec<Vec<u8>> = match dict_at(doc, &fonts_at) {
-        Some(fonts) => fonts
-            .iter()
-            .filter(|(name, font)| !named.contains(name.as_slice()) && is_embedded(doc, font))
-            .map(|(name, _)| name.clone())
-            .collect(),
-        None => return 0,
-    };
-    let Some(fonts) = dict_at_mut(doc, &fonts_at) else {
+    let (Some(resources), Some(fonts)) = (dict_at(doc, &resources_at), dict_at(doc, &fonts_at))
+    else {
         return 0;
     };
-    for name in &unnamed {
-        fonts.remove(name);
+    let mut kept = Dictionary::new();
+    for (name, font) in fonts {
+        if named.contains(name.as_slice()) || !is_embedded(doc, font) {
+            kept.set(name.clone(), font.clone());
+        }
     }
-    unnamed.len()
+    let dropped = fonts.len() - kept.len();
+    if dropped == 0 {
+        return 0;
+    }
+    let mut own = resources.clone();
+    own.set("Font", kept);
+    if let Some(form) = dict_at_mut(doc, &form_at) {
+        form.set("DR", own);
+    }
+    dropped
 }
 
 /// A dictionary reached from the catalog through `path`: the last object on the way, and the
@@ -217,8 +231,7 @@ mod tests {
             .get(b"DR")
             .and_then(Object::as_dict)
             .and_then(|dr| dr.get(b"Font"))
-            .and_then(Object::as_reference)
-            .and_then(|id| doc.get_dictionary(id))
+            .and_then(Object::as_dict)
             .expect("fonts");
         fonts.iter().map(|(name, _)| name.clone()).collect()
     }
@@ -227,8 +240,23 @@ mod tests {
     fn fonts_no_default_appearance_names_go_and_named_ones_stay() {
         let field = dictionary! { "FT" => "Tx", "T" => Object::string_literal("name"), "DA" => Object::string_literal("/Arial 10 Tf 0 g") };
         let mut doc = form(vec![field.into()]);
+        // The pages share the form's font dictionary, as cups-filters' forms do.
+        let shared = doc
+            .catalog()
+            .and_then(|c| c.get(b"AcroForm"))
+            .and_then(Object::as_dict)
+            .and_then(|f| f.get(b"DR"))
+            .and_then(Object::as_dict)
+            .and_then(|dr| dr.get(b"Font"))
+            .and_then(Object::as_reference)
+            .expect("a font dictionary object");
         assert_eq!(drop_unnamed(&mut doc), 1);
         assert_eq!(font_names(&doc), vec![b"Arial".to_vec(), b"Helv".to_vec()]);
+        assert_eq!(
+            doc.get_dictionary(shared).expect("kept").len(),
+            3,
+            "the shared dictionary was edited"
+        );
     }
 
     #[test]

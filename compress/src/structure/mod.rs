@@ -2,7 +2,8 @@
 //! presets (Distiller's settings) do. Page thumbnails (`/Thumb`: viewers draw their own) and
 //! private application data (`/PieceInfo`: Illustrator and InDesign keep whole editable copies
 //! there; the trailer's `/AdditionalStreams`: LibreOffice's hybrid PDFs keep the ODF source
-//! there) go at every preset, and so do annotations' links to pages outside the page tree
+//! there; annotations' `/AAPL:AKExtras`: Apple's markup keeps a copy of each annotation it
+//! made, images included) go at every preset, and so do annotations' links to pages outside the page tree
 //! (`stale_pages`). Screen and ebook also drop the print-only parts: per-object XMP
 //! (`/Metadata` of pages, images and forms; the document's own stays), OPI proxies and
 //! alternate images, and the graphics state's transfer functions and UCR/black generation;
@@ -50,7 +51,9 @@ pub fn clean(doc: &mut Document, preset: Preset) -> usize {
             Object::Stream(stream) => &mut stream.dict,
             _ => continue,
         };
-        let mut keys: Vec<&[u8]> = vec![b"PieceInfo"];
+        // Apple's markup keeps a second copy of each annotation it made, appearance and
+        // images included, for its own editor: no viewer draws it.
+        let mut keys: Vec<&[u8]> = vec![b"PieceInfo", b"AAPL:AKExtras"];
         match kind(dict) {
             Kind::Page => {
                 keys.push(b"Thumb");
@@ -226,6 +229,7 @@ mod tests {
             dictionary! {
                 "Thumb" => thumb,
                 "PieceInfo" => dictionary! {"Illustrator" => dictionary! {}},
+                "AAPL:AKExtras" => dictionary! {"AAPL:AKVersion" => 2},
                 "Metadata" => xmp,
                 "Resources" => dictionary! {
                     "XObject" => dictionary! {"Im0" => image},
@@ -251,7 +255,7 @@ mod tests {
         clean(&mut doc, Preset::Prepress);
         assert!(!doc.trailer.has(b"AdditionalStreams"));
         let page = doc.get_dictionary(page).expect("page");
-        assert!(!page.has(b"Thumb") && !page.has(b"PieceInfo"));
+        assert!(!page.has(b"Thumb") && !page.has(b"PieceInfo") && !page.has(b"AAPL:AKExtras"));
         // Prepress keeps the print parts.
         assert!(page.has(b"Metadata"));
     }
