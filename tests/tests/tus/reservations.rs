@@ -204,11 +204,9 @@ both_databases!(an_expired_upload_releases_its_reservation, |db| {
         .unwrap();
     assert_eq!(stack.storage_figures(account).await, (0, 0));
     assert_eq!(head(&stack, &key, &location).await.status(), 404);
-    assert_eq!(
-        parts_stored(&stack).await,
-        1,
-        "its part waits for the sweeper"
-    );
+    // Its part waits for the sweeper; the stack's own sweep (one at start-up, then every
+    // minute) may already have run on a loaded machine, so only the end state is asserted.
+    assert!(parts_stored(&stack).await <= 1);
     quire_core::resumable::sweep(&stack.core, chrono::Utc::now())
         .await
         .unwrap();
