@@ -190,7 +190,8 @@ fn predict(kind: u8, row: &[u8], previous: &[u8], bpp: usize, out: &mut [u8]) {
     }
 }
 
-fn paeth(a: u8, b: u8, c: u8) -> u8 {
+/// PNG's Paeth predictor (RFC 2083 6.6), for writing and for reading predicted rows.
+pub(crate) fn paeth(a: u8, b: u8, c: u8) -> u8 {
     let p = i16::from(a) + i16::from(b) - i16::from(c);
     let (pa, pb, pc) = (
         (p - i16::from(a)).abs(),

@@ -21,7 +21,7 @@ mod autofilter;
 pub(crate) mod ccitt;
 mod cmyk;
 pub(crate) mod decode;
-mod flate;
+pub(crate) mod flate;
 pub(crate) mod jpeg;
 mod jpeg_kept;
 mod jpx;

@@ -4,6 +4,7 @@
 use lopdf::Dictionary;
 
 use super::Undecodable;
+use crate::images::flate::paeth;
 
 pub fn undo(
     data: Vec<u8>,
@@ -105,20 +106,4 @@ fn png(data: &[u8], row: usize, bpp: usize) -> Result<Vec<u8>, Undecodable> {
         }
     }
     Ok(out)
-}
-
-fn paeth(a: u8, b: u8, c: u8) -> u8 {
-    let p = i16::from(a) + i16::from(b) - i16::from(c);
-    let (pa, pb, pc) = (
-        (p - i16::from(a)).abs(),
-        (p - i16::from(b)).abs(),
-        (p - i16::from(c)).abs(),
-    );
-    if pa <= pb && pa <= pc {
-        a
-    } else if pb <= pc {
-        b
-    } else {
-        c
-    }
 }

@@ -35,7 +35,8 @@ pub fn encode(
     (width, height): (u32, u32),
     max_pixels: u64,
 ) -> Result<Encoded, Skip> {
-    let filters = filters(stream).ok_or(Skip::Undecodable("unreadable /Filter"))?;
+    let filters = quire_compress::redaction::filters(stream)
+        .ok_or(Skip::Undecodable("unreadable /Filter"))?;
     let pixels = u64::from(width) * u64::from(height);
     if let Some((last, leading)) = filters.split_last()
         && matches!(last.as_slice(), b"DCTDecode" | b"JPXDecode")
@@ -149,36 +150,6 @@ fn jpx(data: Vec<u8>) -> Result<Encoded, Skip> {
         return Err(Skip::Undecodable("not JPEG 2000 data"));
     };
     Ok(Encoded { bytes: data, ext })
-}
-
-/// Filter abbreviations of inline-image syntax, which some writers use in streams too.
-fn canonical(name: &[u8]) -> &[u8] {
-    match name {
-        b"AHx" => b"ASCIIHexDecode",
-        b"A85" => b"ASCII85Decode",
-        b"LZW" => b"LZWDecode",
-        b"Fl" => b"FlateDecode",
-        b"RL" => b"RunLengthDecode",
-        b"DCT" => b"DCTDecode",
-        b"CCF" => b"CCITTFaxDecode",
-        other => other,
-    }
-}
-
-/// The stream's filter names, canonical, in decoding order; none for an unfiltered stream.
-fn filters(stream: &Stream) -> Option<Vec<Vec<u8>>> {
-    match stream.dict.get(b"Filter") {
-        Err(_) | Ok(Object::Null) => Some(Vec::new()),
-        Ok(Object::Array(items)) if items.is_empty() => Some(Vec::new()),
-        Ok(_) => Some(
-            stream
-                .filters()
-                .ok()?
-                .into_iter()
-                .map(|name| canonical(name).to_vec())
-                .collect(),
-        ),
-    }
 }
 
 /// Filters that may wrap JPEG and JPEG 2000 data.
