@@ -364,6 +364,7 @@ impl<'a> Parser<'a> {
 }
 
 mod inline;
+pub mod minify;
 mod numbers;
 mod strings;
 #[cfg(test)]

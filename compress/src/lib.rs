@@ -119,7 +119,8 @@ pub fn compress(
     let mut merged = streams::merge_duplicate_streams(&mut doc);
     // Streams are recompressed on copies in the background from here: the survey and the
     // fonts leave a core idle.
-    let ahead = streams::Ahead::new(&doc);
+    let contents = streams::Contents::of(&doc, preset);
+    let ahead = streams::Ahead::new(&doc, &contents);
     let (fonts, report, recompressed) = std::thread::scope(|scope| {
         let background = scope.spawn(|| ahead.work());
         let (usage, sizes) = survey(&doc);
@@ -128,7 +129,8 @@ pub fn compress(
         ahead.finish();
         // A panic there loses only the results it had not stored: they are worked out again.
         let _ = background.join();
-        (fonts, report, streams::recompress_streams(&mut doc, &ahead))
+        let recompressed = streams::recompress_streams(&mut doc, &ahead, &contents);
+        (fonts, report, recompressed)
     });
     let recompressed = recompressed?;
     merged += streams::merge_duplicate_streams(&mut doc);

@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use foldhash::{HashMap, HashMapExt, HashSet};
 use lopdf::{Document, Object, ObjectId, Stream};
 
-use super::CompressError;
+use super::{CompressError, Preset};
+use crate::content::minify::{Numbers, content_streams, minify};
 use crate::plain::Undecodable;
 
 /// Decoded size one stream may reach: the limit every PDF is held to before an engine opens
@@ -30,9 +31,37 @@ const TRANSPORT: [&[u8]; 5] = [
     b"RunLengthDecode",
 ];
 
-/// Recompresses Flate and unfiltered streams; keeps whichever encoding is smaller. A stream
-/// `ahead` already packed, unchanged since, takes that result.
-pub fn recompress_streams(doc: &mut Document, ahead: &Ahead) -> Result<usize, CompressError> {
+/// The content streams, written again with fewer bytes as they are packed, and how.
+pub struct Contents {
+    ids: HashSet<ObjectId>,
+    numbers: Numbers,
+}
+
+impl Contents {
+    pub fn of(doc: &Document, preset: Preset) -> Self {
+        let numbers = match preset {
+            Preset::Screen | Preset::Ebook => Numbers::Rounded,
+            Preset::Printer | Preset::Prepress => Numbers::Exact,
+        };
+        Contents {
+            ids: content_streams(doc),
+            numbers,
+        }
+    }
+
+    fn numbers(&self, id: ObjectId) -> Option<Numbers> {
+        self.ids.contains(&id).then_some(self.numbers)
+    }
+}
+
+/// Recompresses Flate and unfiltered streams (content streams minified first); keeps
+/// whichever encoding is smaller. A stream `ahead` already packed, unchanged since, takes that
+/// result.
+pub fn recompress_streams(
+    doc: &mut Document,
+    ahead: &Ahead,
+    contents: &Contents,
+) -> Result<usize, CompressError> {
     let work: Vec<ObjectId> = doc
         .objects
         .iter()
@@ -49,7 +78,8 @@ pub fn recompress_streams(doc: &mut Document, ahead: &Ahead) -> Result<usize, Co
             let Ok(Object::Stream(stream)) = shared.get_object(id) else {
                 return None;
             };
-            match ahead.take(id, stream).unwrap_or_else(|| pack(stream)) {
+            let packed = ahead.take(id, stream);
+            match packed.unwrap_or_else(|| pack(stream, contents.numbers(id))) {
                 Packed::Kept => None,
                 Packed::Smaller(packed) => Some(Ok((id, packed))),
                 Packed::Bomb => Some(Err(bomb())),
@@ -78,7 +108,7 @@ enum Packed {
     Bomb,
 }
 
-fn pack(stream: &Stream) -> Packed {
+fn pack(stream: &Stream, numbers: Option<Numbers>) -> Packed {
     let plain = if crate::plain::is_unfiltered(stream) {
         std::borrow::Cow::Borrowed(&stream.content)
     } else {
@@ -90,8 +120,10 @@ fn pack(stream: &Stream) -> Packed {
             Err(_) => return Packed::Kept,
         }
     };
+    let minified = numbers.and_then(|numbers| minify(&plain, numbers));
+    let plain = minified.as_deref().unwrap_or(&plain);
     // Kept only when smaller than what the stream has: stopped once it is not.
-    match crate::zlib::deflate_under(&plain, stream.content.len()) {
+    match crate::zlib::deflate_under(plain, stream.content.len()) {
         Some(packed) => Packed::Smaller(packed),
         None => Packed::Kept,
     }
@@ -102,7 +134,7 @@ fn pack(stream: &Stream) -> Packed {
 /// was a fifth of a job's time after them. A stream changed in the meantime is recompressed
 /// again at the end; the others take the result worked out here.
 pub struct Ahead {
-    copies: Vec<(ObjectId, Stream)>,
+    copies: Vec<(ObjectId, Stream, Option<Numbers>)>,
     at: HashMap<ObjectId, usize>,
     next: AtomicUsize,
     packed: Vec<Mutex<Option<Packed>>>,
@@ -111,17 +143,17 @@ pub struct Ahead {
 impl Ahead {
     /// Copies of the streams to recompress, but font programs: those the fonts rewrite would
     /// be packed for nothing, and the others are packed at the end.
-    pub fn new(doc: &Document) -> Self {
+    pub fn new(doc: &Document, contents: &Contents) -> Self {
         let programs: HashSet<ObjectId> = crate::fonts::programs(doc)
             .into_iter()
             .map(|(id, _)| id)
             .collect();
-        let copies: Vec<(ObjectId, Stream)> = doc
+        let copies: Vec<(ObjectId, Stream, Option<Numbers>)> = doc
             .objects
             .iter()
             .filter_map(|(&id, object)| match object {
                 Object::Stream(stream) if recompressible(stream) && !programs.contains(&id) => {
-                    Some((id, stream.clone()))
+                    Some((id, stream.clone(), contents.numbers(id)))
                 }
                 _ => None,
             })
@@ -130,7 +162,7 @@ impl Ahead {
             at: copies
                 .iter()
                 .enumerate()
-                .map(|(i, (id, _))| (*id, i))
+                .map(|(i, (id, _, _))| (*id, i))
                 .collect(),
             packed: copies.iter().map(|_| Mutex::new(None)).collect(),
             copies,
@@ -142,10 +174,11 @@ impl Ahead {
     pub fn work(&self) {
         loop {
             let i = self.next.fetch_add(1, Ordering::Relaxed);
-            let (Some((_, stream)), Some(slot)) = (self.copies.get(i), self.packed.get(i)) else {
+            let (Some((_, stream, numbers)), Some(slot)) = (self.copies.get(i), self.packed.get(i))
+            else {
                 return;
             };
-            let packed = pack(stream);
+            let packed = pack(stream, *numbers);
             if let Ok(mut slot) = slot.lock() {
                 *slot = Some(packed);
             }
@@ -161,7 +194,7 @@ impl Ahead {
     /// The result for stream `id`, when its copy was packed and it has not changed since.
     fn take(&self, id: ObjectId, stream: &Stream) -> Option<Packed> {
         let &i = self.at.get(&id)?;
-        let (_, copy) = self.copies.get(i)?;
+        let (_, copy, _) = self.copies.get(i)?;
         if copy.content != stream.content || copy.dict != stream.dict {
             return None;
         }

@@ -11,6 +11,7 @@
 //! Type 3 fonts lose the glyph procedures no shown code names (type3.rs). Identical
 //! programs are merged before and after.
 
+mod cid_cff;
 pub(crate) mod cmap;
 mod collection;
 mod dedupe;
@@ -96,6 +97,7 @@ fn rewrite(doc: &mut Document, id: ObjectId, plan: &Plan, glyphs: &BTreeSet<u16>
             out = program::subset(plan.format, &data, &wider);
         }
     }
+    let glyphs_before = program::glyph_count(plan.format, &data);
     let out = match out {
         Ok(out) => out,
         // The face alone, when it could not be subset, is still a collection's worth smaller.
@@ -109,6 +111,9 @@ fn rewrite(doc: &mut Document, id: ObjectId, plan: &Plan, glyphs: &BTreeSet<u16>
         }
     };
     tracing::debug!(program = ?id, before = whole, after = out.len(), "font subset");
+    if plan.format == Format::Cff && program::glyph_count(plan.format, &out) < glyphs_before {
+        cid_cff::refresh_cid_sets(doc, &plan.chain, &out);
+    }
     let Ok(Object::Stream(stream)) = doc.get_object_mut(id) else {
         return false;
     };

@@ -94,11 +94,16 @@ pub fn subset(format: Format, data: &[u8], glyphs: &BTreeSet<u16>) -> Result<Vec
             with_trimmed_cmap(out, &keep)
         }
     };
-    if out.len() >= data.len() {
-        return Err(Kept::NoSmaller);
-    }
     if !same_glyphs(format, data, &out, &keep) {
         return Err(Kept::Differs);
+    }
+    // A CID-keyed CFF is addressed by CID alone: the slots of the glyphs dropped go too.
+    let out = match format {
+        Format::Cff => super::cid_cff::compact(&out, &keep).map_or(out, |(compact, _)| compact),
+        Format::Sfnt | Format::Type1 => out,
+    };
+    if out.len() >= data.len() {
+        return Err(Kept::NoSmaller);
     }
     Ok(out)
 }
@@ -186,7 +191,7 @@ fn directory(sfnt: &[u8]) -> Option<Vec<([u8; 4], std::ops::Range<usize>)>> {
     Some(tables)
 }
 
-fn table<'a>(sfnt: &'a [u8], tag: &[u8; 4]) -> Option<&'a [u8]> {
+pub(super) fn table<'a>(sfnt: &'a [u8], tag: &[u8; 4]) -> Option<&'a [u8]> {
     let (_, range) = directory(sfnt)?.into_iter().find(|(t, _)| t == tag)?;
     sfnt.get(range)
 }
@@ -294,7 +299,7 @@ fn same_glyphs(format: Format, before: &[u8], after: &[u8], keep: &[u16]) -> boo
 }
 
 /// The path a glyph draws, as a comparable list (`None` when it cannot be drawn).
-fn outline<R: PartialEq + std::fmt::Debug>(
+pub(super) fn outline<R: PartialEq + std::fmt::Debug>(
     draw: impl FnOnce(&mut Recorder) -> Option<R>,
 ) -> (Option<String>, Vec<(u8, [f32; 6])>) {
     let mut recorder = Recorder(Vec::new());
@@ -302,7 +307,7 @@ fn outline<R: PartialEq + std::fmt::Debug>(
     (bounds, recorder.0)
 }
 
-struct Recorder(Vec<(u8, [f32; 6])>);
+pub(super) struct Recorder(Vec<(u8, [f32; 6])>);
 
 impl OutlineBuilder for Recorder {
     fn move_to(&mut self, x: f32, y: f32) {

@@ -79,7 +79,7 @@ fn a_filter_given_by_reference_is_decoded_not_compressed_again() {
     stream.dict.set("DecodeParms", Object::Reference(parms));
     let input = saved(&mut doc);
     let out = compressed(&input);
-    assert!(contains(&page_content(&out), b"(Hello from the page) Tj"));
+    assert!(contains(&page_content(&out), b"(Hello from the page)Tj"));
 }
 
 #[test]
@@ -111,7 +111,7 @@ fn an_entry_pointing_at_another_objects_header_is_rebuilt() {
     );
 
     let out = compressed(&damaged);
-    assert!(contains(&page_content(&out), b"(Hello from the page) Tj"));
+    assert!(contains(&page_content(&out), b"(Hello from the page)Tj"));
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! `t2_path` write Type 2 charstrings (all stems up front, hintmask where the Type 1 glyph
 //! replaced hints) and `cff` lays out the bare CFF font (no subroutines).
 
-mod cff;
+pub(crate) mod cff;
 #[cfg(test)]
 mod cff_reader;
 mod charstring;
