@@ -38,7 +38,7 @@ pub fn differing_pages(
             out.push((number, "the page's size changed".to_owned()));
             continue;
         };
-        let changed = changed_outside(&a, &b, &[]);
+        let changed = count_changed(&a, &b, &[], Darker::Ink);
         let limit = u64::from(a.width) * u64::from(a.height) / MAX_CHANGED_SHARE;
         if changed > limit {
             out.push((
@@ -54,7 +54,41 @@ pub fn differing_pages(
 /// no pixel within PIXEL_TOLERANCE levels among its 3x3 neighbours in the other, either way
 /// (ink lost, ink added). Both renders have the same size.
 pub fn changed_outside(a: &Pixels, b: &Pixels, masks: &[[f64; 4]]) -> u64 {
+    count_changed(a, b, masks, Darker::Changed)
+}
+
+/// Whether ink drawn darker than the input's counts as a change.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Darker {
+    Changed,
+    /// Not where the input's pixel was already ink (darker by more than the tolerance than
+    /// the lightest pixel near it): PDF/A-1 draws the words a translucent highlight covered
+    /// over its blended colour instead of through it, black where the reader saw them grey.
+    /// More contrast hides nothing; a lighter word, a darkened background still count.
+    Ink,
+}
+
+/// Pixels this far around one are its surroundings when telling ink from background: past
+/// the stem of a bold glyph at 50 dpi.
+const INK_RADIUS: usize = 3;
+
+fn count_changed(a: &Pixels, b: &Pixels, masks: &[[f64; 4]], darker: Darker) -> u64 {
     let (w, h) = (a.width as usize, a.height as usize);
+    let is_ink = |cx: usize, cy: usize| {
+        let v = a.data[cy * w + cx];
+        let lightest = (cy.saturating_sub(INK_RADIUS)..=(cy + INK_RADIUS).min(h - 1))
+            .flat_map(|ny| {
+                (cx.saturating_sub(INK_RADIUS)..=(cx + INK_RADIUS).min(w - 1))
+                    .map(move |nx| ny * w + nx)
+            })
+            .map(|at| a.data[at])
+            .max()
+            .unwrap_or(v);
+        lightest.saturating_sub(v) > PIXEL_TOLERANCE
+    };
+    let forgiven = |cx: usize, cy: usize| {
+        darker == Darker::Ink && b.data[cy * w + cx] < a.data[cy * w + cx] && is_ink(cx, cy)
+    };
     let near = |x: &Pixels, y: &Pixels, cx: usize, cy: usize| {
         let v = x.data[cy * w + cx];
         (cy.saturating_sub(1)..=(cy + 1).min(h - 1)).any(|ny| {
@@ -73,7 +107,7 @@ pub fn changed_outside(a: &Pixels, b: &Pixels, masks: &[[f64; 4]]) -> u64 {
             {
                 continue;
             }
-            if !near(a, b, cx, cy) || !near(b, a, cx, cy) {
+            if (!near(a, b, cx, cy) || !near(b, a, cx, cy)) && !forgiven(cx, cy) {
                 changed += 1;
             }
         }
@@ -164,5 +198,26 @@ mod tests {
             ),
             0
         );
+    }
+
+    #[test]
+    fn ink_drawn_darker_is_no_change_for_pdfa_but_lighter_ink_or_a_darker_ground_is() {
+        // A grey word (90) on a light highlight (243), as a reader saw it through 40 % yellow.
+        let mut seen = vec![243; 49];
+        seen[24] = 90;
+        let darker = {
+            let mut data = seen.clone();
+            data[24] = 0;
+            data
+        };
+        let (a, b) = (grey(7, 7, seen.clone()), grey(7, 7, darker));
+        assert_eq!(count_changed(&a, &b, &[], Darker::Changed), 1);
+        assert_eq!(count_changed(&a, &b, &[], Darker::Ink), 0);
+        // The word lost, or the ground around it darkened: changes either way.
+        let lost = grey(7, 7, vec![243; 49]);
+        assert_eq!(count_changed(&a, &lost, &[], Darker::Ink), 1);
+        let mut ground = seen;
+        ground[0] = 0;
+        assert_eq!(count_changed(&a, &grey(7, 7, ground), &[], Darker::Ink), 1);
     }
 }

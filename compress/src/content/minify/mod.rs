@@ -29,14 +29,24 @@ const SIGNIFICANT: usize = 6;
 /// Integers longer than this are copied as they are (no reader holds them exactly anyway).
 const LONGEST_INTEGER: usize = 18;
 
+/// The operators whose numbers are rounded: path construction, line width, dashes, colours.
+/// Text positioning, the text state and the matrix (`cm`) stay exact: PDFium and other text
+/// extractors put a space between two glyphs from the gap between them, and a shift of a
+/// ten-thousandth of a point can tip it where a producer set two glyphs edge to edge.
+const ROUNDED: [&[u8]; 19] = [
+    b"m", b"l", b"c", b"v", b"y", b"re", b"w", b"d", b"g", b"G", b"rg", b"RG", b"k", b"K", b"sc",
+    b"SC", b"scn", b"SCN", b"M",
+];
+
 /// `data` written again, when that is shorter and every token of it was read.
 pub fn minify(data: &[u8], numbers: Numbers) -> Option<Vec<u8>> {
+    let tokens: Vec<Token> = Lexer::new(data).collect::<Option<_>>()?;
+    let rounded = rounded_operands(data, &tokens, numbers);
     let mut out = Vec::with_capacity(data.len());
-    let mut written: Vec<(usize, usize)> = Vec::new();
-    let mut previous: Option<Token> = None;
+    let mut written: Vec<(usize, usize)> = Vec::with_capacity(tokens.len());
+    let mut previous: Option<&Token> = None;
     let mut scratch = String::new();
-    for token in Lexer::new(data) {
-        let token = token?;
+    for (token, &round) in tokens.iter().zip(&rounded) {
         if let Some(before) = previous
             && before.ends_regular()
             && token.starts_regular()
@@ -49,6 +59,11 @@ pub fn minify(data: &[u8], numbers: Numbers) -> Option<Vec<u8>> {
         match token.kind {
             Kind::Number => {
                 scratch.clear();
+                let numbers = if round {
+                    Numbers::Rounded
+                } else {
+                    Numbers::Exact
+                };
                 number(token.text(data), numbers, &mut scratch);
                 out.extend_from_slice(scratch.as_bytes());
             }
@@ -67,6 +82,27 @@ pub fn minify(data: &[u8], numbers: Numbers) -> Option<Vec<u8>> {
         matches!(read.next(), Some(Some(token)) if (token.start, token.end) == (start, end))
     });
     (same && read.next().is_none()).then_some(out)
+}
+
+/// For each token, whether it is a number to round: an operand of one of the [`ROUNDED`]
+/// operators, found walking back from each operator.
+fn rounded_operands(data: &[u8], tokens: &[Token], numbers: Numbers) -> Vec<bool> {
+    let mut rounded = vec![false; tokens.len()];
+    if numbers == Numbers::Exact {
+        return rounded;
+    }
+    let mut round = false;
+    for (token, slot) in tokens.iter().zip(rounded.iter_mut()).rev() {
+        match token.kind {
+            Kind::Word if !matches!(token.text(data), b"true" | b"false" | b"null") => {
+                round = ROUNDED.contains(&token.text(data));
+            }
+            Kind::InlineImage => round = false,
+            Kind::Number => *slot = round,
+            _ => {}
+        }
+    }
+    rounded
 }
 
 mod lexer;

@@ -68,6 +68,13 @@ fn spaces_stay_only_between_regular_tokens() {
         rounded("0.33333333 0.66666666 0.1 rg"),
         ".333333 .666667 .1 rg"
     );
+    // Text positions and the matrix stay exact; paths are rounded.
+    assert_eq!(
+        rounded(
+            "BT 1.0000001 0 0 1 15.5924481 0 Tm [(a) -12.3456789 (b)] TJ ET 0.12345678 0 m 1.23456789 2 l S"
+        ),
+        "BT\n1.0000001 0 0 1 15.5924481 0 Tm[(a)-12.3456789(b)]TJ\nET\n.123457 0 m\n1.23457 2 l\nS"
+    );
 }
 
 #[test]
