@@ -2,7 +2,8 @@
 //! that wrote it: the output opens in PDFium with the input's page count, and its pages render
 //! like the input's. Outside the images (which the presets resample and re-encode on purpose)
 //! no more than a word's worth of pixels may differ beyond antialiasing, and the whole page
-//! holds the preset's PSNR floor. A file that fails is handed back as it came (savings 0).
+//! holds the preset's PSNR floor. A file that fails is handed back as it came (savings 0: the
+//! core does that, `compress_request`, once every part of the check has answered).
 //!
 //! Rendering every page of both files would cost more than Ghostscript's whole compression
 //! (PDFium at 40 dpi: about 10 ms a text page, a second for a page holding a 9000x9000 scan),
@@ -19,7 +20,6 @@ use super::{
     redact::frame::Frame,
     render,
 };
-use crate::workers::protocol::{Failure, FailureKind};
 
 /// Pages are compared at this resolution: a lost word is dozens of pixels, a lost image
 /// thousands.
@@ -40,53 +40,43 @@ fn floor(preset: Preset) -> f64 {
     }
 }
 
-/// The compressed file of `size` bytes at `output`, checked against `input`: its size when it
-/// passes, or the input's after copying it over the output when it does not (with a log line
-/// saying why). A file the compressor already handed back unchanged is not checked.
-pub fn verified(
+/// Part `part` of `parts` of the check of the compressed file at `output` against `input`:
+/// the pages compared, or why the output cannot be handed back. The sampled pages are dealt
+/// out in turn, so that the parts, run on several workers at once, share the drawing.
+pub fn check_part(
     pdfium: &Pdfium,
     input: &Path,
     output: &Path,
     preset: Preset,
     max_pixels: u64,
-    size: u64,
-) -> Result<u64, Failure> {
-    let io = |e: std::io::Error| {
-        Failure::new(FailureKind::Engine, format!("staged file unreadable: {e}"))
-    };
-    let original = std::fs::metadata(input).map_err(io)?.len();
-    if size >= original {
-        return Ok(size);
-    }
+    (part, parts): (u32, u32),
+) -> Result<u32, String> {
     let opened = |path: &Path| pdfium.load_pdf_from_file(path, None);
-    let verdict = match (opened(input), opened(output)) {
+    match (opened(input), opened(output)) {
         (_, Err(e)) => Err(format!("the output does not open in PDFium: {e}")),
         // PDFium cannot read the input, so there is nothing to compare with: the output opens.
         (Err(_), Ok(_)) => Ok(0),
-        (Ok(before), Ok(after)) => check(&before, &after, preset, max_pixels),
-    };
-    match verdict {
-        Ok(pages) => {
-            tracing::debug!(pages, "compressed pdf checked");
-            Ok(size)
-        }
-        Err(why) => {
-            tracing::warn!(
-                why,
-                "compressed pdf failed its check: the input is handed back"
-            );
-            std::fs::copy(input, output).map_err(io)?;
-            Ok(original)
+        (Ok(before), Ok(after)) => {
+            let count = u32::try_from(before.pages().len()).unwrap_or(0);
+            let pages: Vec<u32> = sample(count)
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| u32::try_from(*i).is_ok_and(|i| i % parts.max(1) == part))
+                .map(|(_, page)| page)
+                .collect();
+            check(&before, &after, preset, max_pixels, &pages)
         }
     }
 }
 
-/// What the check found: how many pages it compared, or why the output cannot be handed back.
+/// What the check of `pages` (zero-based) found: how many it compared, or why the output
+/// cannot be handed back. The page counts are compared whatever the pages.
 pub fn check(
     input: &PdfDocument,
     output: &PdfDocument,
     preset: Preset,
     max_pixels: u64,
+    pages: &[u32],
 ) -> Result<u32, String> {
     let count = u32::try_from(input.pages().len()).unwrap_or(0);
     let out_count = u32::try_from(output.pages().len()).unwrap_or(0);
@@ -96,7 +86,7 @@ pub fn check(
         ));
     }
     let mut compared = 0;
-    for index in sample(count) {
+    for &index in pages {
         let number = index + 1;
         let page_index =
             i32::try_from(index).map_err(|_| format!("page {number} is out of range"))?;
@@ -219,7 +209,8 @@ mod tests {
         with_pdfium(|pdfium| {
             let before = pdfium.load_pdf_from_file(&a, None).expect("input opens");
             let after = pdfium.load_pdf_from_file(&b, None).expect("output opens");
-            check(&before, &after, Preset::Ebook, 1 << 28)
+            let pages = sample(u32::try_from(before.pages().len()).expect("pages"));
+            check(&before, &after, Preset::Ebook, 1 << 28, &pages)
         })
     }
 
@@ -235,17 +226,24 @@ mod tests {
     }
 
     #[test]
-    fn a_failed_output_is_replaced_by_the_input() {
+    fn the_parts_share_the_pages_out() {
         let dir = tempfile::tempdir().expect("temp dir");
         let (a, b) = (dir.path().join("in.pdf"), dir.path().join("out.pdf"));
-        make_pdf(&a, &[TWO_LINES, TWO_LINES]);
-        make_pdf(&b, &[ONE_LINE]);
-        let small = std::fs::metadata(&b).expect("output").len();
-        let size = with_pdfium(|pdfium| verified(pdfium, &a, &b, Preset::Screen, 1 << 28, small))
-            .expect("checked");
-        let input = std::fs::read(&a).expect("input");
-        assert_eq!(size, input.len() as u64);
-        assert_eq!(std::fs::read(&b).expect("output"), input);
+        make_pdf(&a, &[TWO_LINES, TWO_LINES, TWO_LINES]);
+        make_pdf(&b, &[TWO_LINES, ONE_LINE, TWO_LINES]);
+        let part = |part| {
+            with_pdfium(|pdfium| check_part(pdfium, &a, &b, Preset::Screen, 1 << 28, (part, 2)))
+        };
+        // Pages 1 and 3 go to the first part, page 2 (which lost a line) to the second.
+        assert_eq!(part(0), Ok(2));
+        let lost = part(1).expect_err("page 2 lost a line");
+        assert!(lost.contains("page 2"), "{lost}");
+        let unreadable = dir.path().join("cut.pdf");
+        std::fs::write(&unreadable, b"%PDF-1.7\n").expect("written");
+        let cut = with_pdfium(|pdfium| {
+            check_part(pdfium, &a, &unreadable, Preset::Screen, 1 << 28, (0, 1))
+        });
+        assert!(cut.expect_err("no pdf").contains("does not open"));
     }
 
     #[test]

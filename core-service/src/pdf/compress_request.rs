@@ -34,6 +34,8 @@ pub async fn compress(
     let Answer::Compressed(done) = answer else {
         return Err(unexpected_answer());
     };
+    let size =
+        super::compress_verdict::verified(processing, &input, &output, quality, done.size).await?;
     let original_size = input.size;
     drop(input);
     let file = tokio::fs::File::open(output.path())
@@ -43,8 +45,8 @@ pub async fn compress(
     let pdf = read_stream(file, output, "reading the compressed PDF");
     Ok(Compressed {
         original_size,
-        compressed_size: done.size,
-        savings_percent: savings_percent(original_size, done.size),
+        compressed_size: size,
+        savings_percent: savings_percent(original_size, size),
         pdf: Box::pin(pdf),
     })
 }

@@ -4,6 +4,7 @@
 pub mod compare;
 pub mod compress_check;
 pub mod compress_request;
+pub mod compress_verdict;
 pub mod guard;
 pub mod pdfium;
 pub mod png;

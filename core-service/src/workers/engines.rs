@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use pdfium_render::prelude::Pdfium;
 
 use super::protocol::{
-    Answer, Compress, Compressed, Failure, FailureKind, Inspect, Job, Ocr, Page, Render, Source,
-    Task, Text,
+    Answer, Checked, Compress, CompressCheck, Compressed, Failure, FailureKind, Inspect, Job, Ocr,
+    Page, Render, Source, Task, Text,
 };
 use super::toolbox::{Converters, EngineSettings};
 use quire_compress as compress;
@@ -61,6 +61,7 @@ impl Engines {
             Some(Task::Render(render)) => self.render(render),
             Some(Task::Ocr(ocr)) => self.ocr(ocr),
             Some(Task::Compress(compress)) => self.compress(compress),
+            Some(Task::CompressCheck(check)) => self.compress_check(check),
             Some(Task::Tool(tool)) => {
                 let Engines {
                     pdfium_lib,
@@ -173,12 +174,38 @@ impl Engines {
         let preset = compress::Preset::from_quality(quality).ok_or_else(|| {
             Failure::new(FailureKind::Engine, format!("unknown quality {quality}"))
         })?;
-        let (input, output) = (Path::new(&input), Path::new(&output));
-        let size =
-            compress::compress(input, output, preset, max_pixels).map_err(compress_failure)?;
-        let size =
-            pdf::compress_check::verified(self.pdfium()?, input, output, preset, max_pixels, size)?;
+        let size = compress::compress(Path::new(&input), Path::new(&output), preset, max_pixels)
+            .map_err(compress_failure)?;
         Ok(Answer::Compressed(Compressed { size }))
+    }
+
+    fn compress_check(
+        &mut self,
+        CompressCheck {
+            input,
+            output,
+            quality,
+            max_pixels,
+            part,
+            parts,
+        }: CompressCheck,
+    ) -> Result<Answer, Failure> {
+        let preset = compress::Preset::from_quality(quality).ok_or_else(|| {
+            Failure::new(FailureKind::Engine, format!("unknown quality {quality}"))
+        })?;
+        let verdict = pdf::compress_check::check_part(
+            self.pdfium()?,
+            Path::new(&input),
+            Path::new(&output),
+            preset,
+            max_pixels,
+            (part, parts),
+        );
+        let (compared, failure) = match verdict {
+            Ok(compared) => (compared, String::new()),
+            Err(why) => (0, why),
+        };
+        Ok(Answer::Checked(Checked { compared, failure }))
     }
 }
 

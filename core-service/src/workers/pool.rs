@@ -194,6 +194,7 @@ fn engine(job: &Job) -> &'static str {
         Some(protocol::Task::Render(_)) => "pdfium",
         Some(protocol::Task::Ocr(_)) => "tesseract",
         Some(protocol::Task::Compress(_)) => "compress",
+        Some(protocol::Task::CompressCheck(_)) => "pdfium",
         Some(protocol::Task::Tool(_)) => "toolbox",
         None => "none",
     }

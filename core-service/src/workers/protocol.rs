@@ -15,7 +15,7 @@ const MAGIC: [u8; 4] = *b"QWK1";
 
 #[derive(Clone, PartialEq, Message)]
 pub struct Job {
-    #[prost(oneof = "Task", tags = "1, 2, 3, 4, 5")]
+    #[prost(oneof = "Task", tags = "1, 2, 3, 4, 5, 6")]
     pub task: Option<Task>,
 }
 
@@ -39,6 +39,9 @@ pub enum Task {
     /// One toolbox tool over one or more PDFs.
     #[prost(message, tag = "5")]
     Tool(Tool),
+    /// A share of the pages of a compressed PDF checked against its input.
+    #[prost(message, tag = "6")]
+    CompressCheck(CompressCheck),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, prost::Enumeration)]
@@ -98,6 +101,24 @@ pub struct Compress {
     pub max_pixels: u64,
 }
 
+/// Part `part` of `parts` of the compressed file's check: the checked pages are dealt out in
+/// turn, so that the parts run on several workers at once.
+#[derive(Clone, PartialEq, Message)]
+pub struct CompressCheck {
+    #[prost(string, tag = "1")]
+    pub input: String,
+    #[prost(string, tag = "2")]
+    pub output: String,
+    #[prost(int32, tag = "3")]
+    pub quality: i32,
+    #[prost(uint64, tag = "4")]
+    pub max_pixels: u64,
+    #[prost(uint32, tag = "5")]
+    pub part: u32,
+    #[prost(uint32, tag = "6")]
+    pub parts: u32,
+}
+
 #[derive(Clone, PartialEq, Message)]
 pub struct Tool {
     /// Staged inputs, in the order the user gave them.
@@ -122,7 +143,7 @@ pub struct Tool {
 
 #[derive(Clone, PartialEq, Message)]
 pub struct Outcome {
-    #[prost(oneof = "Answer", tags = "1, 2, 3, 4, 5, 6")]
+    #[prost(oneof = "Answer", tags = "1, 2, 3, 4, 5, 6, 7")]
     pub answer: Option<Answer>,
 }
 
@@ -140,6 +161,8 @@ pub enum Answer {
     Failure(Failure),
     #[prost(message, tag = "6")]
     Tooled(Tooled),
+    #[prost(message, tag = "7")]
+    Checked(Checked),
 }
 
 #[derive(Clone, PartialEq, Message)]
@@ -176,6 +199,17 @@ pub struct Text {
 pub struct Compressed {
     #[prost(uint64, tag = "1")]
     pub size: u64,
+}
+
+/// What a part of a compressed file's check found.
+#[derive(Clone, PartialEq, Message)]
+pub struct Checked {
+    /// Pages compared.
+    #[prost(uint32, tag = "1")]
+    pub compared: u32,
+    /// Why the output cannot be handed back; empty when it passed.
+    #[prost(string, tag = "2")]
+    pub failure: String,
 }
 
 /// The files a tool wrote, in the order they go into the answer.
