@@ -76,6 +76,10 @@ pub struct UploadArgs {
     /// Lifetime of the share link: seconds, or a number with s, m, h or d (`7d`).
     #[arg(long, value_name = "S", value_parser = parse_lifetime)]
     pub expires_in: Option<u64>,
+    /// Full downloads the share link allows (1 to 1,000,000): the last one deletes the file,
+    /// and the link then answers 410.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_downloads: Option<u64>,
     /// Name the file is shared under (default: the file's own name; `stdin` for `-`).
     #[arg(long, value_name = "NAME")]
     pub filename: Option<String>,

@@ -80,6 +80,7 @@ impl Exit {
             | "size-mismatch"
             | "not-found"
             | "file-not-found"
+            | "file-gone"
             | "method-not-allowed"
             | "email-taken"
             | "range-not-satisfiable"

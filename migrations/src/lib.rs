@@ -10,6 +10,7 @@ mod m0004_idempotency_keys;
 mod m0005_resumable_uploads;
 mod m0006_session_idle_timeout;
 mod m0007_storage_reservations;
+mod m0008_file_max_downloads;
 
 pub struct Migrator;
 
@@ -24,6 +25,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0005_resumable_uploads::Migration),
             Box::new(m0006_session_idle_timeout::Migration),
             Box::new(m0007_storage_reservations::Migration),
+            Box::new(m0008_file_max_downloads::Migration),
         ]
     }
 }

@@ -62,6 +62,7 @@ error_codes! {
     WebOnlyTool => ("web-only-tool", PermissionDenied, 403, "Web interface only"),
     NotFound => ("not-found", NotFound, 404, "Not found"),
     FileNotFound => ("file-not-found", NotFound, 404, "File not found"),
+    FileGone => ("file-gone", NotFound, 410, "File no longer available"),
     UploadNotFound => ("upload-not-found", NotFound, 404, "Upload not found"),
     MethodNotAllowed => ("method-not-allowed", Unimplemented, 405, "Method not allowed"),
     EmailTaken => ("email-taken", AlreadyExists, 409, "E-mail already registered"),

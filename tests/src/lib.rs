@@ -215,8 +215,12 @@ impl Stack {
     }
 
     /// Rows in `files`, in any state.
+    /// File rows that hold something: a used-up or expired link's row (state `gone`) stays,
+    /// with no blob and no storage, so that the link answers 410.
     pub async fn file_rows(&self) -> u64 {
+        use sea_orm::{ColumnTrait, QueryFilter};
         file::Entity::find()
+            .filter(file::Column::State.ne(file::STATE_GONE))
             .count(&self.core.db)
             .await
             .expect("count")

@@ -170,6 +170,7 @@ both_databases!(sign_up_keys_files_and_sessions, |db| {
                 filename: "notes.txt".into(),
                 expires_in_seconds: None,
                 size: None,
+                max_downloads: None,
             })),
         },
         v1::UploadRequest {

@@ -13,6 +13,7 @@ fn upload_messages(name: &str, bytes: &[u8], declared: Option<u64>) -> Vec<v1::U
             filename: name.into(),
             expires_in_seconds: None,
             size: declared,
+            max_downloads: None,
         })),
     }];
     messages.extend(bytes.chunks(256 * 1024).map(|chunk| v1::UploadRequest {
@@ -191,6 +192,66 @@ both_databases!(grpc_errors_carry_a_stable_reason, |db| {
     assert_eq!(
         (status.code(), reason(&status).as_str()),
         (Code::InvalidArgument, "empty-file")
+    );
+    stack
+        .assert_nothing_left(account, std::time::Duration::from_secs(5))
+        .await;
+});
+
+/// The whole file through Download: its bytes, or the error status.
+async fn download_whole(
+    files: &mut FileServiceClient<Channel>,
+    token: &str,
+) -> Result<Vec<u8>, tonic::Status> {
+    let mut stream = files
+        .download(Request::new(v1::DownloadRequest {
+            token: token.to_owned(),
+            metadata_only: false,
+            range: None,
+        }))
+        .await?
+        .into_inner();
+    let mut received = Vec::new();
+    while let Some(message) = stream.message().await? {
+        if let Some(v1::download_response::Payload::Chunk(chunk)) = message.payload {
+            received.extend_from_slice(&chunk);
+        }
+    }
+    Ok(received)
+}
+
+both_databases!(grpc_download_limit_set_after_the_bytes_is_kept, |db| {
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload,read").await;
+    let mut files = client(&stack).await;
+    let bytes = noise(100_000, 3);
+    // The limit comes in the trailing metadata message, after the bytes.
+    let mut messages = upload_messages("once.bin", &bytes, None);
+    messages.push(v1::UploadRequest {
+        payload: Some(v1::upload_request::Payload::Metadata(v1::UploadMetadata {
+            max_downloads: Some(1),
+            ..Default::default()
+        })),
+    });
+    let file = files
+        .upload(authed(futures::stream::iter(messages), &key))
+        .await
+        .unwrap()
+        .into_inner()
+        .file
+        .unwrap();
+    assert_eq!(
+        (file.max_downloads, file.downloads_left),
+        (Some(1), Some(1))
+    );
+    assert_eq!(
+        download_whole(&mut files, &file.token).await.unwrap(),
+        bytes
+    );
+    let used = download_whole(&mut files, &file.token).await.unwrap_err();
+    assert_eq!(
+        (used.code(), reason(&used).as_str()),
+        (Code::NotFound, "file-gone")
     );
     stack
         .assert_nothing_left(account, std::time::Duration::from_secs(5))

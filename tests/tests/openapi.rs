@@ -160,8 +160,9 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 
 [[operations]]
 include-path = "/f/{token}"
-# A byte range past the end of the file.
-checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "416", "422", "429"]
+# A byte range past the end of the file; a link the generator's own upload made expire
+# (`expiresIn`) or used up (`maxDownloads`): 410 `file-gone`.
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "410", "416", "422", "429"]
 "#;
 
 /// Runs schemathesis on the stack's document with `key`, `max_examples` per operation and

@@ -1,5 +1,5 @@
 //! GET /f/{token}: headers, byte ranges, conditional requests, safe handling of active content,
-//! and 404 for unknown or expired tokens.
+//! 404 for unknown tokens, 410 for expired or used-up links (`maxDownloads`).
 
 use std::time::Duration;
 
@@ -188,7 +188,7 @@ both_databases!(active_content_is_never_rendered_inline, |db| {
     );
 });
 
-both_databases!(unknown_and_expired_tokens_are_404, |db| {
+both_databases!(unknown_tokens_are_404_and_expired_links_410, |db| {
     let stack = Stack::start(db).await;
     let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
     let client = Client::new();
@@ -217,16 +217,132 @@ both_databases!(unknown_and_expired_tokens_are_404, |db| {
         .to_owned();
     assert_eq!(client.get(&url).send().await.unwrap().status(), 200);
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    problem(
-        client.get(&url).send().await.unwrap(),
-        404,
-        "file-not-found",
-    )
-    .await;
-    // The sweeper deletes it and gives the storage back.
+    let gone = problem(client.get(&url).send().await.unwrap(), 410, "file-gone").await;
+    assert!(
+        gone["detail"].as_str().unwrap().contains("expired"),
+        "{gone}"
+    );
+    // The sweeper deletes the blob and gives the storage back; the link still says 410.
     quire_core::files::sweeper::sweep_once(&stack.core)
         .await
         .unwrap();
+    stack
+        .assert_nothing_left(account, Duration::from_secs(5))
+        .await;
+    problem(client.get(&url).send().await.unwrap(), 410, "file-gone").await;
+});
+
+/// Uploads `bytes` with `maxDownloads`; returns the answer's JSON.
+async fn share_limited(stack: &Stack, key: &str, max: &str, bytes: Vec<u8>) -> serde_json::Value {
+    let form = reqwest::multipart::Form::new()
+        .text("maxDownloads", max.to_owned())
+        .part(
+            "file",
+            reqwest::multipart::Part::bytes(bytes).file_name("once.bin"),
+        );
+    let response = Client::new()
+        .post(stack.url("/api/upload"))
+        .bearer_auth(key)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    response.json().await.unwrap()
+}
+
+both_databases!(a_limited_link_serves_its_downloads_then_answers_410, |db| {
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let bytes = noise(300_000, 4);
+    let answer = share_limited(&stack, &key, "2", bytes.clone()).await;
+    assert_eq!(answer["maxDownloads"], 2);
+    assert_eq!(answer["downloadsLeft"], 2);
+    let url = answer["url"].as_str().unwrap().to_owned();
+    let client = Client::new();
+    // HEAD, a range and a 304 use no download.
+    assert_eq!(client.head(&url).send().await.unwrap().status(), 200);
+    let range = client
+        .get(&url)
+        .header("range", "bytes=0-99")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(range.status(), 206);
+    let etag = range.headers()["etag"].to_str().unwrap().to_owned();
+    let cached = client
+        .get(&url)
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cached.status(), 304);
+    for _ in 0..2 {
+        let full = client.get(&url).send().await.unwrap();
+        assert_eq!(full.status(), 200);
+        assert_eq!(full.bytes().await.unwrap(), bytes);
+    }
+    let used = problem(client.get(&url).send().await.unwrap(), 410, "file-gone").await;
+    assert!(
+        used["detail"].as_str().unwrap().contains("used up"),
+        "{used}"
+    );
+    assert_eq!(client.head(&url).send().await.unwrap().status(), 410);
+    // The last download deleted the file and gave its storage back, without a sweep.
+    stack
+        .assert_nothing_left(account, Duration::from_secs(5))
+        .await;
+});
+
+both_databases!(parallel_requests_for_a_one_time_link_get_it_once, |db| {
+    let stack = Stack::start(db).await;
+    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+    let answer = share_limited(&stack, &key, "1", noise(200_000, 5)).await;
+    let url = answer["url"].as_str().unwrap().to_owned();
+    let client = Client::new();
+    let requests = (0..8).map(|_| {
+        let (client, url) = (client.clone(), url.clone());
+        async move {
+            let response = client.get(&url).send().await.unwrap();
+            let status = response.status().as_u16();
+            // Read whole, so that a 200 really delivered the file.
+            let body = response.bytes().await.unwrap();
+            (status, body.len())
+        }
+    });
+    let outcomes = futures::future::join_all(requests).await;
+    let served: Vec<_> = outcomes.iter().filter(|(s, _)| *s == 200).collect();
+    assert_eq!(served.len(), 1, "{outcomes:?}");
+    assert_eq!(served[0].1, 200_000);
+    assert!(
+        outcomes.iter().all(|(s, _)| *s == 200 || *s == 410),
+        "{outcomes:?}"
+    );
+});
+
+both_databases!(a_download_limit_outside_its_range_is_refused, |db| {
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    for bad in ["0", "1000001", "two", "-1"] {
+        let form = reqwest::multipart::Form::new()
+            .part(
+                "file",
+                reqwest::multipart::Part::bytes(b"data".to_vec()).file_name("a.txt"),
+            )
+            .text("maxDownloads", bad);
+        let response = Client::new()
+            .post(stack.url("/api/upload"))
+            .bearer_auth(&key)
+            .multipart(form)
+            .send()
+            .await
+            .unwrap();
+        let body = problem(response, 400, "invalid-argument").await;
+        assert!(
+            body["detail"].as_str().unwrap().contains("maxDownloads"),
+            "{bad}: {body}"
+        );
+    }
     stack
         .assert_nothing_left(account, Duration::from_secs(5))
         .await;

@@ -45,8 +45,8 @@ fn header<'a>(response: &'a Response, name: &str) -> &'a str {
     response.headers()[name].to_str().unwrap()
 }
 
-/// "filename report.bin,expiresIn 3600", base64 values.
-const METADATA: &str = "filename cmVwb3J0LmJpbg==,expiresIn MzYwMA==";
+/// "filename report.bin,expiresIn 3600,maxDownloads 2", base64 values.
+const METADATA: &str = "filename cmVwb3J0LmJpbg==,expiresIn MzYwMA==,maxDownloads Mg==";
 
 both_databases!(
     an_upload_in_three_appends_becomes_a_scanned_counted_file,
@@ -123,6 +123,13 @@ both_databases!(
         assert_eq!(file["filename"], "report.bin");
         assert_eq!(file["size"], bytes.len());
         assert!(file["expiresAt"].is_string());
+        assert_eq!(
+            (
+                file["maxDownloads"].as_u64(),
+                file["downloadsLeft"].as_u64()
+            ),
+            (Some(2), Some(2))
+        );
         let shared = Client::new()
             .get(file["url"].as_str().unwrap())
             .send()
@@ -136,6 +143,15 @@ both_databases!(
         assert_eq!(stack.calls_today(account).await, 1);
         assert_eq!(stack.storage_used(account).await, bytes.len() as i64);
         assert_eq!(stack.file_rows().await, 1);
+        // The link took the upload's download limit: one download left, then 410.
+        let url = file["url"].as_str().unwrap();
+        assert_eq!(Client::new().get(url).send().await.unwrap().status(), 200);
+        problem(
+            Client::new().get(url).send().await.unwrap(),
+            410,
+            "file-gone",
+        )
+        .await;
 
         // Someone else's upload is not found; a finished one cannot be terminated.
         let (_, stranger) = stack.account_with_key(Plan::Free, "upload").await;

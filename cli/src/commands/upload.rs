@@ -1,13 +1,14 @@
-//! `quire upload FILE [--expires-in S]` → `POST /api/upload`: the share link on stdout.
+//! `quire upload FILE [--expires-in S] [--max-downloads N]` → `POST /api/upload`: the share
+//! link on stdout.
 
 use crate::{answer, args::UploadArgs, client::Client, error::CliError, input::Input};
 
 pub async fn run(args: UploadArgs) -> Result<(), CliError> {
-    let fields = args
+    let expires = args
         .expires_in
-        .map(|seconds| ("expiresIn", seconds.to_string()))
-        .into_iter()
-        .collect();
+        .map(|seconds| ("expiresIn", seconds.to_string()));
+    let downloads = args.max_downloads.map(|n| ("maxDownloads", n.to_string()));
+    let fields = expires.into_iter().chain(downloads).collect();
     let client = Client::new(&args.client)?;
     let input = Input::open(&args.input.file, args.filename).await?;
     let response = super::send_file(&client, &input, "/api/upload", fields).await?;

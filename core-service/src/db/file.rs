@@ -5,6 +5,9 @@ use sea_orm::entity::prelude::*;
 pub const STATE_PENDING: &str = "pending";
 pub const STATE_COMMITTING: &str = "committing";
 pub const STATE_READY: &str = "ready";
+/// Used up or expired: the blob is deleted and the storage released; the row stays so that the
+/// link answers 410 Gone, until the sweeper forgets it.
+pub const STATE_GONE: &str = "gone";
 
 #[sea_orm::model]
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
@@ -27,6 +30,8 @@ pub struct Model {
     pub created_at: ChronoDateTimeUtc,
     pub expires_at: Option<ChronoDateTimeUtc>,
     pub downloads: i64,
+    /// Full downloads the share link allows; `None`: no limit.
+    pub max_downloads: Option<i64>,
 }
 
 impl ActiveModelBehavior for ActiveModel {}

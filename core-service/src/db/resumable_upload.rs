@@ -28,6 +28,8 @@ pub struct Model {
     pub filename: String,
     /// Lifetime of the stored file, in seconds.
     pub expires_in: Option<i64>,
+    /// Full downloads the stored file's link allows; `None`: no limit.
+    pub max_downloads: Option<i64>,
     pub length: i64,
     /// Bytes received: the sum of the parts' sizes.
     pub received: i64,

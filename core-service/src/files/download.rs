@@ -5,12 +5,12 @@ use chrono::Utc;
 use futures::{StreamExt, stream::BoxStream};
 use object_store::{GetOptions, GetRange, GetResultPayload, ObjectStore, path::Path};
 use quire_proto::{ErrorCode, metadata};
-use sea_orm::{ColumnTrait, Condition, EntityTrait, ExprTrait, QueryFilter, sea_query::Expr};
+use sea_orm::{ColumnTrait, EntityTrait, ExprTrait, QueryFilter, sea_query::Expr};
 
 use super::{CHUNK_SIZE, names};
 use crate::{
     Core,
-    db::file::{self, STATE_READY},
+    db::file::{self, STATE_GONE, STATE_READY},
     error::{ApiError, ApiResult},
 };
 
@@ -29,7 +29,8 @@ pub struct Download {
     pub body: BoxStream<'static, ApiResult<Bytes>>,
 }
 
-/// Finds a visible (ready, unexpired) file by token; 404 for anything else.
+/// Finds a visible (ready, unexpired, not used up) file by token: 410 for a link that was
+/// used up or expired while its row is kept, 404 for anything else.
 pub async fn find_visible(core: &Core, token: &str) -> ApiResult<file::Model> {
     let not_found = || {
         ApiError::new(
@@ -40,27 +41,45 @@ pub async fn find_visible(core: &Core, token: &str) -> ApiResult<file::Model> {
     if !names::is_token(token) {
         return Err(not_found());
     }
-    file::Entity::find()
+    let row = file::Entity::find()
         .filter(file::Column::Token.eq(token))
-        .filter(file::Column::State.eq(STATE_READY))
-        .filter(
-            Condition::any()
-                .add(file::Column::ExpiresAt.is_null())
-                .add(file::Column::ExpiresAt.gt(Utc::now())),
-        )
         .one(&core.db)
         .await?
-        .ok_or_else(not_found)
+        .ok_or_else(not_found)?;
+    let expired = row.expires_at.is_some_and(|at| at <= Utc::now());
+    match row.state.as_str() {
+        STATE_READY if !expired && !used_up(&row) => Ok(row),
+        STATE_READY | STATE_GONE => Err(gone(&row)),
+        _ => Err(not_found()),
+    }
 }
 
-/// Opens a file for reading; with `metadata_only` the body is empty and nothing is counted.
+/// Whether a limited link has had all its downloads.
+fn used_up(row: &file::Model) -> bool {
+    row.max_downloads.is_some_and(|max| row.downloads >= max)
+}
+
+fn gone(row: &file::Model) -> ApiError {
+    let message = match row.max_downloads {
+        Some(max) if row.downloads >= max => format!(
+            "this link was used up: its {max} download(s) were made and the file was deleted; \
+             ask the sender for a new link"
+        ),
+        _ => "this link expired and the file was deleted: ask the sender for a new link".to_owned(),
+    };
+    ApiError::new(ErrorCode::FileGone, message)
+}
+
+/// Opens a file for reading; with `metadata_only` the body is empty and nothing is counted. A
+/// full download of a limited link claims one of its downloads first; the last one retires
+/// the file once its bytes are sent.
 pub async fn open(
     core: &Core,
     token: &str,
     range: Option<RangeSpec>,
     metadata_only: bool,
 ) -> ApiResult<Download> {
-    let file = find_visible(core, token).await?;
+    let mut file = find_visible(core, token).await?;
     let size = u64::try_from(file.size).unwrap_or(0);
     let (offset, end) = match range {
         None => (0, size),
@@ -75,8 +94,30 @@ pub async fn open(
             body: futures::stream::empty().boxed(),
         });
     }
-    let body = read_blob(core, &file.blob_key, Some(offset..end)).await?;
-    count_download(core, file.id);
+    let last = match (range, file.max_downloads) {
+        (None, Some(_)) => {
+            file = claim(core, &file).await?;
+            used_up(&file)
+        }
+        (Some(_), Some(_)) => false,
+        (_, None) => {
+            count_download(core, file.id);
+            false
+        }
+    };
+    let mut body = read_blob(core, &file.blob_key, Some(offset..end)).await?;
+    if last {
+        let retire = RetireOnDrop {
+            core: core.clone(),
+            row: file.clone(),
+        };
+        body = body
+            .map(move |chunk| {
+                let _kept_until_the_body_goes = &retire;
+                chunk
+            })
+            .boxed();
+    }
     Ok(Download {
         partial: range.is_some(),
         offset,
@@ -84,6 +125,53 @@ pub async fn open(
         file,
         body,
     })
+}
+
+/// Claims one of a limited link's downloads: the count goes up only while one is left, in one
+/// statement, so that parallel requests never get the same one. The row as it is after.
+async fn claim(core: &Core, file: &file::Model) -> ApiResult<file::Model> {
+    let claimed = file::Entity::update_many()
+        .col_expr(
+            file::Column::Downloads,
+            Expr::col(file::Column::Downloads).add(1),
+        )
+        .filter(file::Column::Id.eq(file.id))
+        .filter(file::Column::State.eq(STATE_READY))
+        .filter(Expr::col(file::Column::Downloads).lt(Expr::col(file::Column::MaxDownloads)))
+        .exec(&core.db)
+        .await?;
+    let used = || file::Model {
+        downloads: file.max_downloads.unwrap_or(file.downloads),
+        ..file.clone()
+    };
+    if claimed.rows_affected == 0 {
+        return Err(gone(&used()));
+    }
+    Ok(file::Entity::find_by_id(file.id)
+        .one(&core.db)
+        .await?
+        .unwrap_or_else(used))
+}
+
+/// Retires a used-up file (blob deleted, storage released) when the last download's body is
+/// dropped: sent whole, or cut off by the client.
+struct RetireOnDrop {
+    core: Core,
+    row: file::Model,
+}
+
+impl Drop for RetireOnDrop {
+    fn drop(&mut self) {
+        let (core, row) = (self.core.clone(), self.row.clone());
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        runtime.spawn(async move {
+            if let Err(error) = super::remove::retire(&core, &row).await {
+                tracing::warn!(%error, file_id = row.id, "could not retire a used-up file");
+            }
+        });
+    }
 }
 
 /// Resolves a range against the size: `[offset, end)`, or 416 with `content-range: bytes */size`.

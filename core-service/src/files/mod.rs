@@ -48,5 +48,9 @@ pub fn to_proto(model: &file::Model, base_url: &str) -> v1::File {
         created_at: Some(timestamp(model.created_at)),
         digest: model.digest.clone(),
         downloads: model.downloads.max(0) as u64,
+        max_downloads: model.max_downloads.map(|max| max.max(0) as u64),
+        downloads_left: model
+            .max_downloads
+            .map(|max| max.saturating_sub(model.downloads).max(0) as u64),
     }
 }

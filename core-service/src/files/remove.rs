@@ -1,12 +1,13 @@
 //! Removing a file row and its blob, releasing the storage it held. One path for deletion,
 //! expiry and the sweeping of unfinished uploads, so the quota bookkeeping cannot drift.
 
+use chrono::Utc;
 use object_store::{ObjectStoreExt, path::Path};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, sea_query::Expr};
 
 use crate::{
     Core,
-    db::file::{self, STATE_PENDING},
+    db::file::{self, STATE_COMMITTING, STATE_GONE, STATE_READY},
     error::ApiResult,
     quota::storage,
 };
@@ -23,8 +24,31 @@ pub async fn remove(core: &Core, row: &file::Model) -> ApiResult<bool> {
     if deleted.rows_affected == 0 {
         return Ok(false);
     }
-    // Pending rows never had storage reserved; committing and ready rows hold `size` bytes.
-    if row.state != STATE_PENDING && row.size > 0 {
+    // Committing and ready rows hold `size` bytes; pending rows never had storage reserved,
+    // gone rows gave theirs back when they were retired.
+    if matches!(row.state.as_str(), STATE_COMMITTING | STATE_READY) && row.size > 0 {
+        storage::release(&core.db, row.account_id, row.size as u64).await?;
+    }
+    delete_blob(core, &row.blob_key).await;
+    Ok(true)
+}
+
+/// Retires a ready file whose link was used up or expired: its blob is deleted and its storage
+/// released, and its row stays, in state `gone`, with the time it went as its expiry, so that
+/// the link answers 410 until the sweeper forgets it. Returns whether this call retired it
+/// (another download, or another replica's sweeper, may have won the race).
+pub async fn retire(core: &Core, row: &file::Model) -> ApiResult<bool> {
+    let retired = file::Entity::update_many()
+        .col_expr(file::Column::State, Expr::value(STATE_GONE))
+        .col_expr(file::Column::ExpiresAt, Expr::value(Some(Utc::now())))
+        .filter(file::Column::Id.eq(row.id))
+        .filter(file::Column::State.eq(STATE_READY))
+        .exec(&core.db)
+        .await?;
+    if retired.rows_affected == 0 {
+        return Ok(false);
+    }
+    if row.size > 0 {
         storage::release(&core.db, row.account_id, row.size as u64).await?;
     }
     delete_blob(core, &row.blob_key).await;

@@ -7,10 +7,10 @@ use std::time::Duration;
 use chrono::Utc;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
 
-use super::remove::remove;
+use super::remove::{remove, retire};
 use crate::{
     Core, auth,
-    db::file::{self, STATE_COMMITTING, STATE_PENDING, STATE_READY},
+    db::file::{self, STATE_COMMITTING, STATE_GONE, STATE_PENDING, STATE_READY},
     error::ApiError,
     error::ApiResult,
     idempotency, resumable, storage,
@@ -52,10 +52,23 @@ pub async fn sweep_accounts(core: &Core) -> ApiResult<(u64, u64)> {
     Ok((sessions, failures))
 }
 
-/// Removes expired files and unfinished uploads older than the upload timeout (younger ones may
-/// still be streaming into another replica). Returns (expired, stale) counts.
+/// How long a used-up or expired link keeps answering 410 before it is forgotten (404).
+const GONE_KEPT: chrono::Duration = chrono::Duration::days(30);
+
+/// Retires expired files (blob and storage freed, the link answering 410), forgets links gone
+/// for [`GONE_KEPT`], and removes unfinished uploads older than the upload timeout (younger
+/// ones may still be streaming into another replica). Returns (expired, stale) counts.
 pub async fn sweep_once(core: &Core) -> ApiResult<(usize, usize)> {
     let now = Utc::now();
+    let forgotten = file::Entity::find()
+        .filter(file::Column::State.eq(STATE_GONE))
+        .filter(file::Column::ExpiresAt.lte(now - GONE_KEPT))
+        .limit(BATCH)
+        .all(&core.db)
+        .await?;
+    for row in &forgotten {
+        remove(core, row).await?;
+    }
     let expired = file::Entity::find()
         .filter(file::Column::State.eq(STATE_READY))
         .filter(file::Column::ExpiresAt.lte(now))
@@ -72,7 +85,7 @@ pub async fn sweep_once(core: &Core) -> ApiResult<(usize, usize)> {
         .await?;
     let mut counts = (0, 0);
     for row in &expired {
-        counts.0 += usize::from(remove(core, row).await?);
+        counts.0 += usize::from(retire(core, row).await?);
     }
     for row in &stale {
         counts.1 += usize::from(remove(core, row).await?);

@@ -33,20 +33,29 @@ const PART_CONCURRENCY: usize = 2;
 pub struct UploadMeta {
     pub filename: String,
     pub expires_in: Option<u64>,
+    /// Full downloads the share link allows; `None`: no limit.
+    pub max_downloads: Option<u64>,
     pub declared_size: Option<u64>,
     /// The resumable upload whose bytes these are: its reservation in the storage quota
     /// becomes the file's storage when the file is committed.
     pub reservation: Option<i64>,
 }
 
+/// Most full downloads a link may allow.
+pub const MAX_DOWNLOADS: u64 = 1_000_000;
+
 /// What an upload stream carries after its metadata: chunks, then optionally options that
 /// arrived after the bytes (a form field after the file part).
 pub enum UploadPiece {
     Chunk(Bytes),
-    /// Replaces the lifetime given at the start, when set.
-    Trailer {
-        expires_in: Option<u64>,
-    },
+    Trailer(LateOptions),
+}
+
+/// Options sent after the bytes: each, when set, replaces the one given at the start.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LateOptions {
+    pub expires_in: Option<u64>,
+    pub max_downloads: Option<u64>,
 }
 
 pub async fn ingest<S>(
@@ -61,6 +70,7 @@ where
     let config = &core.config;
     let now = Utc::now();
     let expires_at = expiry(config.max_expires_in, meta.expires_in)?;
+    let max_downloads = download_limit(meta.max_downloads)?;
     // Checked as bytes arrive so an oversized upload stops early; the reservation before the
     // commit is what actually enforces the quota under concurrency.
     let standing = storage::standing(&core.db, config, caller.account_id, meta.reservation).await?;
@@ -84,6 +94,7 @@ where
         created_at: Set(now),
         expires_at: Set(expires_at),
         downloads: Set(0),
+        max_downloads: Set(max_downloads),
         ..Default::default()
     };
     let mut guard = insert_pending(core, row).await?;
@@ -222,9 +233,11 @@ where
     }
     let mime_type = mime::sniff(&received.head);
     let expires_at = received.expires_at.or(expires_at);
+    let max_downloads = received.max_downloads.or(guard.row.max_downloads);
     file::Entity::update_many()
         .col_expr(file::Column::State, Expr::value(STATE_READY))
         .col_expr(file::Column::ExpiresAt, Expr::value(expires_at))
+        .col_expr(file::Column::MaxDownloads, Expr::value(max_downloads))
         .col_expr(file::Column::Digest, Expr::value(received.digest.as_str()))
         .col_expr(file::Column::MimeType, Expr::value(mime_type.as_str()))
         .filter(file::Column::Id.eq(guard.row.id))
@@ -236,8 +249,20 @@ where
         digest: received.digest,
         mime_type,
         expires_at,
+        max_downloads,
         ..guard.row.clone()
     })
+}
+
+/// The download limit as stored; 400 outside 1..=[`MAX_DOWNLOADS`].
+pub(crate) fn download_limit(max_downloads: Option<u64>) -> ApiResult<Option<i64>> {
+    match max_downloads {
+        None => Ok(None),
+        Some(n) if n == 0 || n > MAX_DOWNLOADS => Err(ApiError::invalid(format!(
+            "maxDownloads must be a number of downloads from 1 to {MAX_DOWNLOADS}, got {n}"
+        ))),
+        Some(n) => Ok(Some(n as i64)),
+    }
 }
 
 /// The expiry date for a lifetime in seconds; 400 outside 1..=max.
@@ -257,6 +282,8 @@ struct Received {
     head: Vec<u8>,
     /// The expiry from a lifetime sent after the bytes, already checked.
     expires_at: Option<chrono::DateTime<Utc>>,
+    /// The download limit sent after the bytes, already checked.
+    max_downloads: Option<i64>,
     /// The clamd stream, all chunks sent, verdict pending.
     scan: Option<ScanTee>,
 }
@@ -280,6 +307,7 @@ where
     let mut head = Vec::with_capacity(mime::SNIFF_LEN);
     let mut size = 0u64;
     let mut expires_at = None;
+    let mut max_downloads = None;
     let mut trailer_seen = false;
     let mut chunks = std::pin::pin!(chunks);
     loop {
@@ -299,10 +327,11 @@ where
                 ));
             }
             UploadPiece::Chunk(chunk) => chunk,
-            UploadPiece::Trailer { expires_in } => {
+            UploadPiece::Trailer(late) => {
                 trailer_seen = true;
                 // Checked now, not at the commit: a bad option must not cost a stored blob.
-                expires_at = expiry(core.config.max_expires_in, expires_in)?;
+                expires_at = expiry(core.config.max_expires_in, late.expires_in)?;
+                max_downloads = download_limit(late.max_downloads)?;
                 continue;
             }
         };
@@ -329,6 +358,7 @@ where
         digest: digest.finish().await?,
         head,
         expires_at,
+        max_downloads,
         scan,
     })
 }

@@ -20,7 +20,7 @@ use crate::{
         self,
         download::{self, RangeSpec},
         remove,
-        upload::{self, UploadMeta, UploadPiece},
+        upload::{self, LateOptions, UploadMeta, UploadPiece},
     },
     idempotency::Fingerprint,
 };
@@ -48,8 +48,8 @@ impl FileService for FileApi {
             let first = first_metadata(&mut stream).await?;
             if idempotency.is_repeat() {
                 // Read (not stored) only to tell whether it is the same request.
-                let (expires_in, digest) = digest_only(&self.core, chunks(stream)).await?;
-                let fingerprint = upload_fingerprint(&first, expires_in, &digest);
+                let (late, digest) = digest_only(&self.core, chunks(stream)).await?;
+                let fingerprint = upload_fingerprint(&first, late, &digest);
                 if let Some(answer) = idempotency.replay(&fingerprint)? {
                     return Ok(answer);
                 }
@@ -62,27 +62,29 @@ impl FileService for FileApi {
                 filename,
                 expires_in_seconds,
                 size,
+                max_downloads,
             } = first.clone();
             let meta = UploadMeta {
                 filename,
                 expires_in: expires_in_seconds,
+                max_downloads,
                 declared_size: size,
                 reservation: None,
             };
-            let trailer = std::sync::Arc::new(std::sync::Mutex::new(None));
+            let trailer = std::sync::Arc::new(std::sync::Mutex::new(LateOptions::default()));
             let pieces = chunks(stream).inspect({
                 let trailer = trailer.clone();
                 move |piece| {
-                    if let Ok(UploadPiece::Trailer { expires_in }) = piece
+                    if let Ok(UploadPiece::Trailer(late)) = piece
                         && let Ok(mut trailer) = trailer.lock()
                     {
-                        *trailer = *expires_in;
+                        *trailer = *late;
                     }
                 }
             });
             let file = upload::ingest(&self.core, &admitted.caller, meta, pieces).await?;
-            let expires_in = trailer.lock().ok().and_then(|t| *t);
-            let fingerprint = upload_fingerprint(&first, expires_in, &file.digest);
+            let late = trailer.lock().map(|t| *t).unwrap_or_default();
+            let fingerprint = upload_fingerprint(&first, late, &file.digest);
             let response = UploadResponse {
                 file: Some(files::to_proto(&file, &self.core.config.base_url())),
             };
@@ -201,15 +203,12 @@ async fn owned_file(
     }
 }
 
-/// What an upload asked for: its metadata, with the lifetime a trailing metadata message set
+/// What an upload asked for: its metadata, with the options a trailing metadata message set
 /// in place of the first's, and the content's digest ("blake3:<hex>", as files store it).
-fn upload_fingerprint(
-    first: &UploadMetadata,
-    expires_in: Option<u64>,
-    digest: &str,
-) -> Fingerprint {
+fn upload_fingerprint(first: &UploadMetadata, late: LateOptions, digest: &str) -> Fingerprint {
     let metadata = UploadMetadata {
-        expires_in_seconds: expires_in.or(first.expires_in_seconds),
+        expires_in_seconds: late.expires_in.or(first.expires_in_seconds),
+        max_downloads: late.max_downloads.or(first.max_downloads),
         ..first.clone()
     };
     let mut fingerprint = Fingerprint::new("upload");
@@ -217,16 +216,17 @@ fn upload_fingerprint(
     fingerprint
 }
 
-/// Reads a repeated upload to its end without storing it: the trailing lifetime, if any, and
+/// Reads a repeated upload to its end without storing it: the trailing options, if any, and
 /// the content's digest. The size limit and the upload timeout hold as for a stored upload.
 async fn digest_only(
     core: &Core,
     pieces: impl Stream<Item = ApiResult<UploadPiece>>,
-) -> ApiResult<(Option<u64>, String)> {
+) -> ApiResult<(LateOptions, String)> {
     let max = core.config.max_upload_size;
     let read = async {
         let mut pieces = std::pin::pin!(pieces);
-        let (mut hasher, mut size, mut expires_in) = (blake3::Hasher::new(), 0u64, None);
+        let (mut hasher, mut size) = (blake3::Hasher::new(), 0u64);
+        let mut late = LateOptions::default();
         while let Some(piece) = pieces.next().await {
             match piece? {
                 UploadPiece::Chunk(bytes) => {
@@ -239,10 +239,10 @@ async fn digest_only(
                     }
                     hasher.update(&bytes);
                 }
-                UploadPiece::Trailer { expires_in: set } => expires_in = set,
+                UploadPiece::Trailer(set) => late = set,
             }
         }
-        Ok((expires_in, format!("blake3:{}", hasher.finalize().to_hex())))
+        Ok((late, format!("blake3:{}", hasher.finalize().to_hex())))
     };
     tokio::time::timeout(core.config.upload_timeout(), read)
         .await
@@ -275,13 +275,15 @@ fn chunks(stream: Streaming<UploadRequest>) -> impl Stream<Item = ApiResult<Uplo
                     filename,
                     expires_in_seconds,
                     size,
+                    max_downloads,
                 })),
-        }) if filename.is_empty() && size.is_none() => Ok(UploadPiece::Trailer {
+        }) if filename.is_empty() && size.is_none() => Ok(UploadPiece::Trailer(LateOptions {
             expires_in: expires_in_seconds,
-        }),
+            max_downloads,
+        })),
         Ok(_) => Err(ApiError::invalid(
             "after the first message an upload carries chunks, then at most one metadata message \
-             with only expires_in_seconds set",
+             with only expires_in_seconds and max_downloads set",
         )),
         Err(status) => Err(cancelled(status)),
     })

@@ -40,9 +40,10 @@ impl ResumableUploadService for ResumableApi {
             length,
             filename,
             expires_in_seconds,
+            max_downloads,
         } = request.into_inner();
-        let row =
-            resumable::create(&self.core, &caller, length, &filename, expires_in_seconds).await?;
+        let options = (expires_in_seconds, max_downloads);
+        let row = resumable::create(&self.core, &caller, length, &filename, options).await?;
         let upload = resumable::to_proto(&row, None, &self.core.config.base_url());
         Ok(Response::new(CreateResumableUploadResponse {
             upload: Some(upload),

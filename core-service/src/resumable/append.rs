@@ -222,6 +222,7 @@ async fn charge_and_store(
     let meta = UploadMeta {
         filename: row.filename.clone(),
         expires_in: row.expires_in.map(|s| s.max(0) as u64),
+        max_downloads: row.max_downloads.map(|n| n.max(0) as u64),
         declared_size: Some(row.length as u64),
         reservation: Some(row.id),
     };

@@ -39,7 +39,7 @@ pub async fn create(
     caller: &Caller,
     length: u64,
     filename: &str,
-    expires_in: Option<u64>,
+    (expires_in, max_downloads): (Option<u64>, Option<u64>),
 ) -> ApiResult<resumable_upload::Model> {
     let config = &core.config;
     if length == 0 {
@@ -65,6 +65,7 @@ pub async fn create(
             config.max_expires_in
         )));
     }
+    let max_downloads = files::upload::download_limit(max_downloads)?;
     // The account's lock is held from the check to the insert, so concurrent creations (and
     // files being stored) see each other's reservation: only as many fit as there is room.
     let txn = core.db.begin().await?;
@@ -88,6 +89,7 @@ pub async fn create(
         account_id: Set(caller.account_id),
         filename: Set(names::sanitize_filename(filename)),
         expires_in: Set(expires_in.map(|s| s as i64)),
+        max_downloads: Set(max_downloads),
         length: Set(length as i64),
         received: Set(0),
         parts: Set(0),

@@ -82,6 +82,9 @@ pub fn example_detail(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::FileNotFound => {
             "no file with this token: the link is wrong, or the file expired or was deleted"
         }
+        ErrorCode::FileGone => {
+            "this link was used up: its 3 downloads were made and the file was deleted"
+        }
         ErrorCode::MethodNotAllowed => "this endpoint does not take that method",
         ErrorCode::EmailTaken => "an account already uses this e-mail address",
         ErrorCode::FileTooLarge => {
@@ -301,6 +304,10 @@ problem_responses! {
     FileNotFound: "No file has this token: the link is wrong, or the file expired or was \
         deleted." => [
         code(ErrorCode::FileNotFound),
+    ];
+    FileGone: "The link was used up (its `maxDownloads` full downloads were made) or it \
+        expired: the file was deleted." => [
+        code(ErrorCode::FileGone),
     ];
     RangeNotSatisfiable: "The byte range is outside the file; `Content-Range` gives its \
         size (`bytes */48213`)." => [

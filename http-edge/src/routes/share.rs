@@ -21,7 +21,7 @@ use tonic::Streaming;
 
 use crate::{
     EdgeState, forward,
-    openapi::problems::{FileNotFound, RangeNotSatisfiable, Unavailable},
+    openapi::problems::{FileGone, FileNotFound, RangeNotSatisfiable, Unavailable},
     problem::Problem,
 };
 
@@ -30,7 +30,10 @@ use crate::{
 /// Public: the unguessable token (96 random bits) is the capability. Images, PDF, plain text,
 /// audio and video display inline; everything else, and always HTML, SVG, XML and JavaScript,
 /// is an attachment sandboxed by `Content-Security-Policy`. `HEAD` answers the same headers
-/// without reading the file or counting a download.
+/// without reading the file or counting a download. A file uploaded with `maxDownloads`: a
+/// full `GET` (200) uses one download up, claimed atomically before any byte is sent; `HEAD`,
+/// a `Range` request (206) and a 304 use none. Once used up (or expired) the file is deleted
+/// and the link answers 410 `file-gone`.
 #[utoipa::path(
     get,
     path = "/f/{token}",
@@ -58,6 +61,7 @@ use crate::{
             headers(("ETag"), ("Last-Modified"), ("Accept-Ranges"), ("Content-Disposition"),
                 ("Cache-Control"), ("X-Content-Type-Options"), ("Referrer-Policy"), ("Content-Security-Policy"))),
         (status = 404, response = inline(FileNotFound)),
+        (status = 410, response = inline(FileGone)),
         (status = 416, response = inline(RangeNotSatisfiable)),
         (status = 503, response = inline(Unavailable)),
     )

@@ -1,4 +1,5 @@
-//! POST /api/upload: multipart `file` (+ optional `expiresIn` before it) → FileService.Upload.
+//! POST /api/upload: multipart `file` (+ optional `expiresIn` and `maxDownloads`, before or
+//! after it) → FileService.Upload.
 
 use axum::{
     body::Body,
@@ -28,14 +29,14 @@ use crate::{
     problem::Problem,
 };
 
-// SPEC 2.1, field for field.
+// SPEC 2.1, field for field, then Quire's own: the download limit.
 /// The stored file and its share link.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(example = json!({
     "success": true, "token": "DxwB45H5M6mhJrVz", "filename": "report.pdf", "size": 48213,
     "mimeType": "application/pdf", "expiresAt": "2026-11-22T11:36:38Z",
-    "url": "http://127.0.0.1:8080/f/DxwB45H5M6mhJrVz"
+    "url": "http://127.0.0.1:8080/f/DxwB45H5M6mhJrVz", "maxDownloads": 1, "downloadsLeft": 1
 }))]
 pub struct UploadedFile {
     /// Always true: errors are problem+json.
@@ -53,10 +54,14 @@ pub struct UploadedFile {
     pub expires_at: Option<String>,
     /// The share link: `<base URL>/f/<token>`, public to whoever has it.
     pub url: String,
+    /// Full downloads the link allows, or null for no limit.
+    pub max_downloads: Option<u64>,
+    /// Full downloads left, or null for no limit.
+    pub downloads_left: Option<u64>,
 }
 
 /// The option fields the form may carry besides `file`.
-pub const FIELDS: &[&str] = &["expiresIn"];
+pub const FIELDS: &[&str] = &["expiresIn", "maxDownloads"];
 
 // The form, for the document only: the handler streams it (multipart.rs), never builds it.
 /// A file and its options. Unknown fields are refused (400), so a typo never passes silently.
@@ -71,6 +76,23 @@ pub struct UploadForm {
     file: Vec<u8>,
     #[schema(schema_with = expires_in_schema)]
     expires_in: Option<u64>,
+    #[schema(schema_with = max_downloads_schema)]
+    max_downloads: Option<u64>,
+}
+
+fn max_downloads_schema() -> RefOr<Schema> {
+    let downloads = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(1))
+        .maximum(Some(1_000_000))
+        .examples([1]);
+    blank_is_default(
+        downloads,
+        "Full downloads the share link allows; without it, no limit. A full `GET` of the link \
+         uses one up, claimed atomically before any byte is sent (two parallel requests for the \
+         last one: one gets the file, the other 410); `HEAD`, a `Range` request and a 304 use \
+         none. The last download deletes the file, and the link then answers 410 `file-gone`.",
+    )
 }
 
 fn expires_in_schema() -> RefOr<Schema> {
@@ -124,6 +146,7 @@ pub async fn upload(
             filename: part.filename.clone(),
             expires_in_seconds: expires_in(&part.fields)?,
             size: None,
+            max_downloads: max_downloads(&part.fields)?,
         })),
     };
     let (stream, failed) = part.into_request_stream(
@@ -135,6 +158,7 @@ pub async fn upload(
             Ok(UploadRequest {
                 payload: Some(Payload::Metadata(UploadMetadata {
                     expires_in_seconds: expires_in(fields)?,
+                    max_downloads: max_downloads(fields)?,
                     ..Default::default()
                 })),
             })
@@ -156,12 +180,22 @@ pub async fn upload(
 
 /// `expiresIn`: whole seconds; the core checks the range.
 fn expires_in(fields: &Fields) -> Result<Option<u64>, Problem> {
-    match fields.get("expiresIn").map(|v| v.trim()) {
+    whole_number(fields, "expiresIn", "seconds")
+}
+
+/// `maxDownloads`: a whole number; the core checks the range.
+fn max_downloads(fields: &Fields) -> Result<Option<u64>, Problem> {
+    whole_number(fields, "maxDownloads", "downloads")
+}
+
+/// An option field holding a whole number of `unit`; blank is left out.
+fn whole_number(fields: &Fields, name: &str, unit: &str) -> Result<Option<u64>, Problem> {
+    match fields.get(name).map(|v| v.trim()) {
         None | Some("") => Ok(None),
         Some(value) => value.parse::<u64>().map(Some).map_err(|_| {
             Problem::new(
                 ErrorCode::InvalidArgument,
-                format!("expiresIn must be a whole number of seconds, got {value:?}"),
+                format!("{name} must be a whole number of {unit}, got {value:?}"),
             )
         }),
     }
@@ -184,6 +218,8 @@ impl From<quire_proto::v1::File> for UploadedFile {
             size: file.size,
             mime_type: file.mime_type,
             url: file.url,
+            max_downloads: file.max_downloads,
+            downloads_left: file.downloads_left,
         }
     }
 }

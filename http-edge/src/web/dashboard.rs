@@ -318,7 +318,8 @@ pub async fn files(
                                     button type="button" data-copy=(format!("link-{i}")) data-copied=(t.copied) { (t.copy) }
                                 }
                                 td { (date(file.expires_at.as_ref()).unwrap_or_else(|| "—".to_owned())) }
-                                td { (file.downloads) }
+                                // A limited link: downloads made of those it allows.
+                                td { (file.downloads) @if let Some(max) = file.max_downloads { " / " (max) } }
                                 td {
                                     form method="post" action=(format!("/dashboard/files/{}/delete", file.token)) data-confirm=(t.delete_confirm) {
                                         input type="hidden" name="csrf" value=(who.csrf_token);

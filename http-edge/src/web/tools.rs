@@ -93,6 +93,8 @@ pub async fn page(
                 (file_input(lang, ""))
                 label for="expiresIn" { (if fr { "Expire après (secondes, facultatif)" } else { "Expires after (seconds, optional)" }) }
                 input #expiresIn type="number" name="expiresIn" min="1" inputmode="numeric";
+                label for="maxDownloads" { (if fr { "Téléchargements permis (facultatif ; le fichier est supprimé après le dernier)" } else { "Downloads allowed (optional; the file is deleted after the last)" }) }
+                input #maxDownloads type="number" name="maxDownloads" min="1" max="1000000" inputmode="numeric";
             },
             "upload",
         ),

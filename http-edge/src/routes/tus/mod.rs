@@ -69,11 +69,13 @@ pub async fn create(State(state): State<EdgeState>, headers: HeaderMap) -> Respo
         let protocol::Metadata {
             filename,
             expires_in,
+            max_downloads,
         } = protocol::metadata(&headers)?;
         let request = CreateResumableUploadRequest {
             length,
             filename,
             expires_in_seconds: expires_in,
+            max_downloads,
         };
         let mut client = state.core.resumable.clone();
         let (metadata, message, _) = client

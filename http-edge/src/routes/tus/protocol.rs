@@ -60,12 +60,14 @@ pub fn number(headers: &HeaderMap, name: &HeaderName) -> Result<Option<u64>, Pro
         })
 }
 
-/// What Upload-Metadata says: the file name (`filename`, or `name` as Uppy sends it) and the
-/// stored file's lifetime (`expiresIn`, in seconds). Other keys are ignored.
+/// What Upload-Metadata says: the file name (`filename`, or `name` as Uppy sends it), the
+/// stored file's lifetime (`expiresIn`, in seconds) and its link's download limit
+/// (`maxDownloads`). Other keys are ignored.
 #[derive(Debug, Default, PartialEq)]
 pub struct Metadata {
     pub filename: String,
     pub expires_in: Option<u64>,
+    pub max_downloads: Option<u64>,
 }
 
 /// `key base64,key base64,key` (tus 1.0 "creation").
@@ -98,6 +100,14 @@ pub fn metadata(headers: &HeaderMap) -> Result<Metadata, Problem> {
                 })?;
                 metadata.expires_in = Some(secs);
             }
+            "maxDownloads" => {
+                let downloads = decoded.trim().parse().map_err(|_| {
+                    invalid(format!(
+                        "maxDownloads is {decoded:?}, not a whole number of downloads"
+                    ))
+                })?;
+                metadata.max_downloads = Some(downloads);
+            }
             _ => {}
         }
     }
@@ -126,11 +136,12 @@ mod tests {
         // filename "report.pdf", expiresIn "3600", and a key with no value.
         let headers = with(
             UPLOAD_METADATA,
-            "filename cmVwb3J0LnBkZg==,is_confidential,expiresIn MzYwMA==",
+            "filename cmVwb3J0LnBkZg==,is_confidential,expiresIn MzYwMA==,maxDownloads Mg==",
         );
         let metadata = metadata(&headers).unwrap();
         assert_eq!(metadata.filename, "report.pdf");
         assert_eq!(metadata.expires_in, Some(3600));
+        assert_eq!(metadata.max_downloads, Some(2));
         assert!(super::metadata(&with(UPLOAD_METADATA, "filename !!!")).is_err());
     }
 
