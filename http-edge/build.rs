@@ -1,15 +1,30 @@
-//! The edge embeds browser libraries from npm (web/package-lock.json), which scripts/setup.sh
-//! installs: Swagger UI for the API documentation page, pdf.js for the toolbox's page
-//! thumbnails. Without them the build stops here with what to do, rather than at an
+//! The edge's browser code, embedded at build time. From npm (web/package-lock.json), which
+//! scripts/setup.sh installs: Swagger UI for the API documentation page, pdf.js for the
+//! toolbox's page thumbnails, and esbuild (its WebAssembly build: one package on every
+//! platform) which turns each page's script in `web/src/` into the file served, minified, in
+//! `OUT_DIR/web/`. Without them the build stops here with what to do, rather than at an
 //! `include_bytes!` that names a missing file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
-const FILES: [(&str, &str); 4] = [
+const FILES: [(&str, &str); 5] = [
     ("swagger-ui-dist", "swagger-ui-bundle.js"),
     ("swagger-ui-dist", "swagger-ui.css"),
     ("pdfjs-dist", "build/pdf.min.mjs"),
     ("pdfjs-dist", "build/pdf.worker.min.mjs"),
+    ("esbuild-wasm", "bin/esbuild"),
+];
+
+/// One entry per page script. Each is transformed on its own, not bundled: the classic
+/// scripts share app.js's globals, and the modules import each other by their served URLs.
+const ENTRIES: [&str; 6] = [
+    "app.js",
+    "toolbox.js",
+    "sign.js",
+    "fill-form.js",
+    "redact.js",
+    "thumbnails.js",
 ];
 
 fn main() {
@@ -25,5 +40,34 @@ fn main() {
                 path.display()
             );
         }
+    }
+    bundle(&modules.join("esbuild-wasm/bin/esbuild"));
+}
+
+/// Runs esbuild over the entries into `OUT_DIR/web`.
+fn bundle(esbuild: &Path) {
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("web");
+    let sources: Vec<PathBuf> = ENTRIES
+        .iter()
+        .map(|e| Path::new("web/src").join(e))
+        .collect();
+    for source in &sources {
+        println!("cargo::rerun-if-changed={}", source.display());
+    }
+    let status = Command::new("node")
+        .arg(esbuild)
+        .args(&sources)
+        .arg("--minify")
+        .arg("--log-level=warning")
+        .arg(format!("--outdir={}", out.display()))
+        .status();
+    match status {
+        Ok(status) if status.success() => {}
+        Ok(status) => {
+            panic!("esbuild failed on http-edge/web/src ({status}): see its messages above")
+        }
+        Err(error) => panic!(
+            "cannot run node for esbuild ({error}): run scripts/setup.sh, which installs Node.js"
+        ),
     }
 }

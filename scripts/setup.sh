@@ -111,13 +111,15 @@ PY
   rm -rf "$tmp"
 fi
 
-# Swagger UI and pdf.js (the toolbox's page thumbnails), embedded by http-edge/build.rs:
+# The browser code's folder, http-edge/web: Swagger UI and pdf.js (the toolbox's page
+# thumbnails), embedded by http-edge/build.rs, and esbuild (its WebAssembly build, the same
+# package on every platform), which build.rs runs on the page scripts in http-edge/web/src:
 # installed again when the lockfile changes. No install scripts: swagger-ui-dist's only
 # dependency has just a usage-reporting one; no optional packages: pdf.js's canvas for Node
 # (35 MB) serves only its use outside a browser.
 web="$root/http-edge/web"
 if [ ! "$web/node_modules/.package-lock.json" -nt "$web/package-lock.json" ]; then
-  echo "setup: installing Swagger UI and pdf.js into http-edge/web"
+  echo "setup: installing Swagger UI, pdf.js and esbuild into http-edge/web"
   npm ci --prefix "$web" --ignore-scripts --omit=optional --no-audit --no-fund
 fi
 

@@ -1,4 +1,5 @@
-//! The stylesheet and the scripts, compiled into the binary: the pages need nothing else.
+//! The stylesheet and the scripts, compiled into the binary: the pages need nothing else. The
+//! scripts are written in `http-edge/web/src/` and minified by esbuild at build time.
 //! pdf.js (npm `pdfjs-dist`, pinned in web/package-lock.json, checked for by build.rs) draws
 //! PDF pages in the browser for the toolbox's thumbnails; it is served from here too, under
 //! the pages' CSP: nothing is fetched from elsewhere.
@@ -13,15 +14,21 @@ use super::layout::secure;
 use crate::problem::Problem;
 
 const STYLE: &str = include_str!("assets/style.css");
-const SCRIPT: &str = include_str!("assets/app.js");
+/// The page scripts, from `web/src/`, minified by esbuild (build.rs) into `OUT_DIR/web/`.
+macro_rules! script {
+    ($name:literal) => {
+        include_str!(concat!(env!("OUT_DIR"), "/web/", $name))
+    };
+}
+const SCRIPT: &str = script!("app.js");
 /// The toolbox pages' scripts: results, file order (toolbox.js), sign's pad and placement,
 /// the form filler, redact's areas and hits, and the pages drawn with pdf.js (thumbnails.js,
 /// an ES module).
-const TOOLBOX: &str = include_str!("assets/toolbox.js");
-const SIGN: &str = include_str!("assets/sign.js");
-const FILL_FORM: &str = include_str!("assets/fill-form.js");
-const THUMBNAILS: &str = include_str!("assets/thumbnails.js");
-const REDACT: &str = include_str!("assets/redact.js");
+const TOOLBOX: &str = script!("toolbox.js");
+const SIGN: &str = script!("sign.js");
+const FILL_FORM: &str = script!("fill-form.js");
+const THUMBNAILS: &str = script!("thumbnails.js");
+const REDACT: &str = script!("redact.js");
 const PDFJS: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/web/node_modules/pdfjs-dist/build/pdf.min.mjs"
