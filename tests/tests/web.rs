@@ -109,3 +109,23 @@ async fn the_favicon_is_served_and_linked() {
         "{html}"
     );
 }
+
+/// The one-time share's encryption format (http-edge/web/src/share/crypto.mjs) in Node's
+/// WebCrypto, the browser's API: round trips at chunk boundaries, a wrong secret or password,
+/// and every alteration of the ciphertext refused (http-edge/web/test/share-crypto.test.mjs).
+#[test]
+fn share_encryption_format_holds_in_node() {
+    let test =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../http-edge/web/test/share-crypto.test.mjs");
+    let output = Command::new("node")
+        .arg("--test")
+        .arg(&test)
+        .output()
+        .expect("node runs (install nodejs)");
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -1,0 +1,124 @@
+// The share format (src/share/crypto.mjs) in Node's WebCrypto, the same API the browser has:
+// round trips at chunk boundaries, and every alteration refused. Run by tests/tests/web.rs.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  CHUNK_SIZE, HEADER_SIZE, TAG_SIZE, decryptStream, deriveKeys, encryptStream, newHeader, newSecret,
+  openMetadata, proof, readHeader, sealMetadata, secretFromText, secretToText,
+} from "../src/share/crypto.mjs";
+
+const SMALL = 1024;
+
+function random(size, seed) {
+  const bytes = new Uint8Array(size);
+  let x = seed;
+  for (let i = 0; i < size; i++) {
+    x = (x * 1103515245 + 12345) >>> 0;
+    bytes[i] = x >>> 24;
+  }
+  return bytes;
+}
+
+/// The stream's bytes, fed in pieces of `piece` bytes, through `transform`.
+async function through(transform, bytes, piece = 997) {
+  const source = new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < bytes.length; i += piece) controller.enqueue(bytes.slice(i, i + piece));
+      controller.close();
+    },
+  });
+  const parts = [];
+  for await (const part of source.pipeThrough(transform)) parts.push(part);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) { out.set(part, at); at += part.length; }
+  return out;
+}
+
+async function sealed(plain, secret, password, chunkSize = SMALL) {
+  const header = newHeader(chunkSize);
+  const keys = await deriveKeys(secret, readHeader(header).salt, password);
+  return through(encryptStream(keys.content, header), plain);
+}
+
+const opener = (secret, password) => (salt) => deriveKeys(secret, salt, password);
+
+test("files of every size around the chunk boundaries come back whole", async () => {
+  const secret = newSecret();
+  for (const size of [0, 1, SMALL - 1, SMALL, SMALL + 1, 3 * SMALL, 3 * SMALL + 7]) {
+    const plain = random(size, size + 1);
+    const cipher = await sealed(plain, secret);
+    // Full chunks, the final one flagged: an exact multiple ends on a full final chunk.
+    const chunks = Math.max(1, Math.ceil(size / SMALL));
+    assert.equal(cipher.length, HEADER_SIZE + size + chunks * TAG_SIZE, `size ${size}`);
+    assert.deepEqual(await through(decryptStream(opener(secret)), cipher, 333), plain, `size ${size}`);
+  }
+});
+
+test("a wrong secret or password is refused", async () => {
+  const secret = newSecret();
+  const plain = random(5000, 7);
+  const cipher = await sealed(plain, secret, "hunter2");
+  await assert.rejects(through(decryptStream(opener(newSecret(), "hunter2")), cipher), /does not decrypt/);
+  await assert.rejects(through(decryptStream(opener(secret, "hunter3")), cipher), /does not decrypt/);
+  await assert.rejects(through(decryptStream(opener(secret)), cipher), /does not decrypt/);
+  assert.deepEqual(await through(decryptStream(opener(secret, "hunter2")), cipher), plain);
+});
+
+test("a chunk altered, moved, dropped or cut off, or bytes added, are refused", async () => {
+  const secret = newSecret();
+  const plain = random(4 * SMALL + 100, 3);
+  const cipher = await sealed(plain, secret);
+  const sealedSize = SMALL + TAG_SIZE;
+  const chunk = (i) => cipher.slice(HEADER_SIZE + i * sealedSize, HEADER_SIZE + (i + 1) * sealedSize);
+  const header = cipher.slice(0, HEADER_SIZE);
+  const join = (...parts) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) { out.set(p, at); at += p.length; }
+    return out;
+  };
+  const flipped = cipher.slice();
+  flipped[HEADER_SIZE + sealedSize + 10] ^= 1;
+  const cases = {
+    "a bit flipped": flipped,
+    "two chunks swapped": join(header, chunk(1), chunk(0), cipher.slice(HEADER_SIZE + 2 * sealedSize)),
+    "a chunk dropped": join(header, chunk(0), cipher.slice(HEADER_SIZE + 2 * sealedSize)),
+    "the final chunk cut off": cipher.slice(0, HEADER_SIZE + 4 * sealedSize),
+    "cut inside a chunk": cipher.slice(0, cipher.length - 50),
+    "bytes added": join(cipher, new Uint8Array(20)),
+    "the header changed": (() => { const c = cipher.slice(); c[10] ^= 1; return c; })(),
+  };
+  for (const [what, bytes] of Object.entries(cases)) {
+    await assert.rejects(through(decryptStream(opener(secret)), bytes), Error, what);
+  }
+});
+
+test("the default chunk size keeps a large file's overhead small", async () => {
+  const secret = newSecret();
+  const plain = random(CHUNK_SIZE * 5 + 123, 11);
+  const cipher = await sealed(plain, secret, undefined, CHUNK_SIZE);
+  assert.equal(cipher.length - plain.length, HEADER_SIZE + 6 * TAG_SIZE);
+  assert.deepEqual(await through(decryptStream(opener(secret)), cipher, 100_000), plain);
+});
+
+test("the metadata, the secret's text and the claim proof", async () => {
+  const secret = newSecret();
+  const text = secretToText(secret);
+  assert.equal(text.length, 43);
+  assert.match(text, /^[A-Za-z0-9_-]+$/);
+  assert.deepEqual(secretFromText(text), secret);
+  assert.throws(() => secretFromText(text.slice(0, 20)), /32 bytes/);
+  const salt = readHeader(newHeader()).salt;
+  const keys = await deriveKeys(secret, salt);
+  const meta = { name: "payroll été.xlsx", type: "application/vnd.ms-excel", size: 123 };
+  const box = await sealMetadata(keys.metadata, meta);
+  assert.deepEqual(await openMetadata(keys.metadata, box), meta);
+  const other = await deriveKeys(newSecret(), salt);
+  await assert.rejects(openMetadata(other.metadata, box), /wrong secret/);
+  const nonce = random(32, 5);
+  const a = await proof(keys.proof, nonce);
+  assert.equal(a.length, 32);
+  assert.deepEqual(await proof((await deriveKeys(secret, salt)).proof, nonce), a);
+  assert.notDeepEqual(await proof(other.proof, nonce), a);
+});
