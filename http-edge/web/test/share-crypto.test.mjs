@@ -116,9 +116,13 @@ test("the metadata, the secret's text and the claim proof", async () => {
   assert.deepEqual(await openMetadata(keys.metadata, box), meta);
   const other = await deriveKeys(newSecret(), salt);
   await assert.rejects(openMetadata(other.metadata, box), /wrong secret/);
+  // The proof key the server keeps verifies the claim as the server will (HMAC-SHA-256).
+  assert.equal(keys.proof.length, 32);
   const nonce = random(32, 5);
   const a = await proof(keys.proof, nonce);
   assert.equal(a.length, 32);
+  const { createHmac } = await import("node:crypto");
+  assert.deepEqual(new Uint8Array(createHmac("sha256", keys.proof).update(nonce).digest()), a);
   assert.deepEqual(await proof((await deriveKeys(secret, salt)).proof, nonce), a);
   assert.notDeepEqual(await proof(other.proof, nonce), a);
 });

@@ -48,7 +48,10 @@ export function secretFromText(text) {
   return secret;
 }
 
-/// The three keys of a share: content (AES-GCM), metadata (AES-GCM) and proof (HMAC-SHA-256).
+/// The three keys of a share: content (AES-GCM), metadata (AES-GCM), and the proof key's 32
+/// bytes, which the sender's page hands the server when the share is made (as Firefox Send's
+/// auth key): HKDF keeps it apart from the other two, so it decrypts nothing, and the server
+/// checks a claim's HMAC with it.
 export async function deriveKeys(secret, salt, password) {
   let material = secret;
   if (password) {
@@ -59,13 +62,13 @@ export async function deriveKeys(secret, salt, password) {
     material.set(secret, 0);
     material.set(stretched, 32);
   }
-  const root = await subtle.importKey("raw", material, "HKDF", false, ["deriveKey"]);
-  const derive = (info, algorithm, usages) => subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt, info: encoder.encode(info) }, root, algorithm, false, usages);
+  const root = await subtle.importKey("raw", material, "HKDF", false, ["deriveKey", "deriveBits"]);
+  const params = (info) => ({ name: "HKDF", hash: "SHA-256", salt, info: encoder.encode(info) });
+  const aes = (info) => subtle.deriveKey(params(info), root, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
   return {
-    content: await derive("quire share v1 content", { name: "AES-GCM", length: 256 }, ["encrypt", "decrypt"]),
-    metadata: await derive("quire share v1 metadata", { name: "AES-GCM", length: 256 }, ["encrypt", "decrypt"]),
-    proof: await derive("quire share v1 proof", { name: "HMAC", hash: "SHA-256", length: 256 }, ["sign"]),
+    content: await aes("quire share v1 content"),
+    metadata: await aes("quire share v1 metadata"),
+    proof: new Uint8Array(await subtle.deriveBits(params("quire share v1 proof"), root, 256)),
   };
 }
 
@@ -190,8 +193,10 @@ export async function openMetadata(key, sealed) {
   }
 }
 
-/// The proof of holding the secret for a download claim: HMAC-SHA-256 of the server's nonce.
-export async function proof(key, serverNonce) {
+/// The proof of holding the secret for a download claim: HMAC-SHA-256 of the server's nonce
+/// under the proof key.
+export async function proof(proofKey, serverNonce) {
+  const key = await subtle.importKey("raw", proofKey, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return new Uint8Array(await subtle.sign("HMAC", key, serverNonce));
 }
 
