@@ -94,6 +94,9 @@ pub async fn open(
             body: futures::stream::empty().boxed(),
         });
     }
+    // The blob is opened before the claim: another download's retirement, once it is claimed,
+    // cannot take the bytes away from under this one (an open file, a started GET).
+    let mut body = read_blob(core, &file.blob_key, Some(offset..end)).await?;
     let last = match (range, file.max_downloads) {
         (None, Some(_)) => {
             file = claim(core, &file).await?;
@@ -105,7 +108,6 @@ pub async fn open(
             false
         }
     };
-    let mut body = read_blob(core, &file.blob_key, Some(offset..end)).await?;
     if last {
         let retire = RetireOnDrop {
             core: core.clone(),
