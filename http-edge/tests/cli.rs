@@ -55,6 +55,30 @@ fn upload_prints_the_share_link_or_the_api_json_and_reads_stdin() {
     assert_eq!(json["url"], server.url(&format!("/f/{token}")));
     let never = client.run(&["upload", file, "--json"]).expect(0).json();
     assert!(never["expiresAt"].is_null(), "{never}");
+    assert!(never["maxDownloads"].is_null(), "{never}");
+
+    // A one-time link: the first download gets the file, the second a 410.
+    let once = client
+        .run(&["upload", file, "--max-downloads", "1", "--json"])
+        .expect(0)
+        .json();
+    assert_eq!(
+        (
+            once["maxDownloads"].as_u64(),
+            once["downloadsLeft"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    let fetch = |url: &str| {
+        let out = std::process::Command::new("curl")
+            .args(["-sS", "-o", "/dev/null", "-w", "%{http_code}", url])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let link = once["url"].as_str().unwrap();
+    assert_eq!(fetch(link), "200");
+    assert_eq!(fetch(link), "410");
 
     // stdin, spooled, under the name given.
     let piped = client

@@ -35,6 +35,8 @@ fn usage_errors_are_2_and_an_absent_server_is_6() {
     run(&["pdf-to-images", "doc.pdf", "--dpi", "20", "-o", "x.zip"]).expect(2);
     run(&["compress", "doc.pdf", "--quality", "best", "-o", "x.pdf"]).expect(2);
     run(&["upload"]).expect(2);
+    run(&["upload", "doc.pdf", "--max-downloads", "0"]).expect(2);
+    run(&["upload", "doc.pdf", "--max-downloads", "many"]).expect(2);
     let json_to_stdout = run(&["compress", "doc.pdf", "-o", "-", "--json"]).expect(2);
     assert!(
         json_to_stdout
