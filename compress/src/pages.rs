@@ -35,26 +35,28 @@ pub fn page_contents(doc: &Document) -> impl Iterator<Item = PageContent<'_>> {
 /// operator's operands span two streams, but not a token); `None` when one is damaged.
 fn page_bytes(doc: &Document, id: ObjectId) -> Option<Vec<u8>> {
     let page = doc.get_dictionary(id).ok()?;
-    let ids = match page.get(b"Contents") {
-        Err(_) => return Some(Vec::new()),
-        Ok(Object::Reference(id)) => match doc.get_object(*id).ok()? {
-            Object::Array(items) => items.clone(),
-            _ => vec![Object::Reference(*id)],
-        },
-        Ok(Object::Array(items)) => items.clone(),
-        Ok(_) => return None,
-    };
     let mut bytes = Vec::new();
-    for item in ids {
-        let stream = doc
-            .get_object(item.as_reference().ok()?)
-            .ok()?
-            .as_stream()
-            .ok()?;
+    for id in content_ids(doc, page)? {
+        let stream = doc.get_object(id).ok()?.as_stream().ok()?;
         bytes.extend(crate::plain::decode(stream, MAX_DECODED.saturating_sub(bytes.len())).ok()?);
         bytes.push(b'\n');
     }
     Some(bytes)
+}
+
+/// The streams of a page's `/Contents`: one, or an array of them (directly or through a
+/// reference); none without it; `None` when it is something else or an item is no reference.
+pub fn content_ids(doc: &Document, page: &Dictionary) -> Option<Vec<ObjectId>> {
+    let items = match page.get(b"Contents") {
+        Err(_) => return Some(Vec::new()),
+        Ok(Object::Reference(id)) => match doc.get_object(*id).ok()? {
+            Object::Array(items) => items,
+            _ => return Some(vec![*id]),
+        },
+        Ok(Object::Array(items)) => items,
+        Ok(_) => return None,
+    };
+    items.iter().map(|item| item.as_reference().ok()).collect()
 }
 
 /// A content stream's operations that the walks read; `None` when it cannot be inflated or

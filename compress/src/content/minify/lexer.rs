@@ -43,21 +43,22 @@ impl Token {
 /// A stream the lexer cannot read whole.
 struct Unread;
 
-pub(super) struct Lexer<'a> {
-    data: &'a [u8],
-    at: usize,
-    failed: bool,
+/// Every token of `data`, or `None` when it cannot be read whole.
+pub(super) fn tokens(data: &[u8]) -> Option<Vec<Token>> {
+    let mut lexer = Lexer { data, at: 0 };
+    let mut tokens = Vec::new();
+    while let Some(token) = lexer.token().ok()? {
+        tokens.push(token);
+    }
+    Some(tokens)
 }
 
-impl<'a> Lexer<'a> {
-    pub(super) fn new(data: &'a [u8]) -> Self {
-        Lexer {
-            data,
-            at: 0,
-            failed: false,
-        }
-    }
+struct Lexer<'a> {
+    data: &'a [u8],
+    at: usize,
+}
 
+impl Lexer<'_> {
     fn peek(&self, ahead: usize) -> Option<u8> {
         self.data.get(self.at + ahead).copied()
     }
@@ -176,24 +177,6 @@ impl<'a> Lexer<'a> {
             return None;
         }
         Some(())
-    }
-}
-
-impl Iterator for Lexer<'_> {
-    /// `None` inside: the stream cannot be read whole.
-    type Item = Option<Token>;
-
-    fn next(&mut self) -> Option<Option<Token>> {
-        if self.failed {
-            return None;
-        }
-        match self.token() {
-            Ok(token) => token.map(Some),
-            Err(Unread) => {
-                self.failed = true;
-                Some(None)
-            }
-        }
     }
 }
 

@@ -10,7 +10,7 @@
 //! hexadecimal string holding something else than digits, an inline image whose end is in
 //! doubt) is left as it is.
 
-use lexer::{Kind, Lexer, Token};
+use lexer::{Kind, Token, tokens};
 use number::number;
 
 pub use owners::content_streams;
@@ -40,7 +40,7 @@ const ROUNDED: [&[u8]; 19] = [
 
 /// `data` written again, when that is shorter and every token of it was read.
 pub fn minify(data: &[u8], numbers: Numbers) -> Option<Vec<u8>> {
-    let tokens: Vec<Token> = Lexer::new(data).collect::<Option<_>>()?;
+    let tokens = tokens(data)?;
     let rounded = rounded_operands(data, &tokens, numbers);
     let mut out = Vec::with_capacity(data.len());
     let mut written: Vec<(usize, usize)> = Vec::with_capacity(tokens.len());
@@ -77,11 +77,14 @@ pub fn minify(data: &[u8], numbers: Numbers) -> Option<Vec<u8>> {
     }
     // The stream read back must give the tokens just written, one for one: a missing space
     // would join two of them.
-    let mut read = Lexer::new(&out);
-    let same = written.iter().all(|&(start, end)| {
-        matches!(read.next(), Some(Some(token)) if (token.start, token.end) == (start, end))
+    let same = lexer::tokens(&out).is_some_and(|read| {
+        read.len() == written.len()
+            && read
+                .iter()
+                .zip(&written)
+                .all(|(token, &span)| (token.start, token.end) == span)
     });
-    (same && read.next().is_none()).then_some(out)
+    same.then_some(out)
 }
 
 /// For each token, whether it is a number to round: an operand of one of the [`ROUNDED`]

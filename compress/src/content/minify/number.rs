@@ -5,10 +5,7 @@ use super::{LONGEST_INTEGER, Numbers, SIGNIFICANT};
 /// `[+-]digits[.digits]` or `[+-].digits`: what every reader takes as a number. Anything
 /// else (`0.00-41`, `1e5`, `--2`) is copied as it is.
 pub(super) fn is_number(text: &[u8]) -> bool {
-    let body = text
-        .strip_prefix(b"-")
-        .or_else(|| text.strip_prefix(b"+"))
-        .unwrap_or(text);
+    let body = unsigned(text);
     let mut points = 0;
     let mut digits = 0;
     for &c in body {
@@ -24,10 +21,7 @@ pub(super) fn is_number(text: &[u8]) -> bool {
 /// The shortest writing of the number `text` (as [`is_number`] takes it) into `out`.
 pub(super) fn number(text: &[u8], numbers: Numbers, out: &mut String) {
     let negative = text.first() == Some(&b'-');
-    let body = text
-        .strip_prefix(b"-")
-        .or_else(|| text.strip_prefix(b"+"))
-        .unwrap_or(text);
+    let body = unsigned(text);
     let (whole, fraction) = match body.iter().position(|&c| c == b'.') {
         Some(point) => (&body[..point], &body[point + 1..]),
         None => (body, &[][..]),
@@ -36,15 +30,16 @@ pub(super) fn number(text: &[u8], numbers: Numbers, out: &mut String) {
         out.push_str(&String::from_utf8_lossy(text));
         return;
     }
-    let whole = trim_start_zeros(whole);
+    // Leading zeros stay in until the end: rounding counts from the first non-zero digit.
     let mut digits: Vec<u8> = whole.iter().chain(fraction).map(|c| c - b'0').collect();
     let mut point = whole.len();
     if numbers == Numbers::Rounded && !fraction.is_empty() {
         round(&mut digits, &mut point);
     }
     let (whole, fraction) = digits.split_at(point);
-    let whole = trim_start_zeros_digits(whole);
-    let fraction = trim_end_zeros_digits(fraction);
+    let whole = &whole[whole.iter().take_while(|&&d| d == 0).count()..];
+    let fraction =
+        &fraction[..fraction.len() - fraction.iter().rev().take_while(|&&d| d == 0).count()];
     if whole.is_empty() && fraction.is_empty() {
         out.push('0');
         return;
@@ -87,17 +82,9 @@ fn round(digits: &mut Vec<u8>, point: &mut usize) {
     *point += 1;
 }
 
-fn trim_start_zeros(text: &[u8]) -> &[u8] {
-    let zeros = text.iter().take_while(|&&c| c == b'0').count();
-    &text[zeros..]
-}
-
-fn trim_start_zeros_digits(digits: &[u8]) -> &[u8] {
-    let zeros = digits.iter().take_while(|&&d| d == 0).count();
-    &digits[zeros..]
-}
-
-fn trim_end_zeros_digits(digits: &[u8]) -> &[u8] {
-    let zeros = digits.iter().rev().take_while(|&&d| d == 0).count();
-    &digits[..digits.len() - zeros]
+/// The number without its sign.
+fn unsigned(text: &[u8]) -> &[u8] {
+    text.strip_prefix(b"-")
+        .or_else(|| text.strip_prefix(b"+"))
+        .unwrap_or(text)
 }

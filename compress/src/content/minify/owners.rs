@@ -8,7 +8,7 @@ pub fn content_streams(doc: &Document) -> HashSet<ObjectId> {
     let mut ids = HashSet::default();
     for page_id in doc.get_pages().into_values() {
         if let Ok(page) = doc.get_dictionary(page_id) {
-            references(page.get(b"Contents").ok(), doc, &mut ids);
+            ids.extend(crate::pages::content_ids(doc, page).unwrap_or_default());
         }
     }
     for (&id, object) in &doc.objects {
@@ -21,9 +21,8 @@ pub fn content_streams(doc: &Document) -> HashSet<ObjectId> {
                     .get(b"CharProcs")
                     .and_then(|o| doc.dereference(o))
                     .and_then(|(_, o)| o.as_dict());
-                for (_, value) in procedures.into_iter().flat_map(Dictionary::iter) {
-                    references(Some(value), doc, &mut ids);
-                }
+                let glyphs = procedures.into_iter().flat_map(Dictionary::iter);
+                ids.extend(glyphs.filter_map(|(_, value)| value.as_reference().ok()));
             }
             _ => {}
         }
@@ -48,23 +47,4 @@ fn is_type3(dict: &Dictionary) -> bool {
 
 fn name<'a>(dict: &'a Dictionary, key: &[u8]) -> Option<&'a [u8]> {
     dict.get(key).and_then(Object::as_name).ok()
-}
-
-/// The streams `object` refers to, itself or through an array (a page's contents in parts).
-fn references(object: Option<&Object>, doc: &Document, ids: &mut HashSet<ObjectId>) {
-    match object {
-        Some(Object::Reference(id)) => match doc.get_object(*id) {
-            Ok(Object::Array(items)) => {
-                ids.extend(items.iter().filter_map(|o| o.as_reference().ok()));
-            }
-            Ok(Object::Stream(_)) => {
-                ids.insert(*id);
-            }
-            _ => {}
-        },
-        Some(Object::Array(items)) => {
-            ids.extend(items.iter().filter_map(|o| o.as_reference().ok()));
-        }
-        _ => {}
-    }
 }

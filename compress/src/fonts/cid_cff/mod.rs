@@ -17,7 +17,7 @@ mod tests;
 
 use ttf_parser::GlyphId;
 
-use super::type1::cff::{dict_op, index};
+use super::type1::cff::{dict_offset, dict_op, index};
 pub use cid_set::refresh as refresh_cid_sets;
 use read::{Entry, dict, integer};
 
@@ -188,7 +188,7 @@ fn top_dict(
                 continue;
             }
         };
-        offset_operand(&mut out, offset);
+        dict_offset(&mut out, offset);
         dict_op(&mut out, entry.operator);
     }
     out
@@ -233,8 +233,8 @@ impl<'a> Private<'a> {
         for entry in &self.font_dict {
             if entry.operator == PRIVATE {
                 // The size covers the DICT alone, as the original's did.
-                offset_operand(&mut out, self.size);
-                offset_operand(&mut out, at);
+                dict_offset(&mut out, self.size);
+                dict_offset(&mut out, at);
             } else {
                 out.extend_from_slice(entry.operands);
             }
@@ -248,11 +248,6 @@ impl<'a> Private<'a> {
         let end = self.subrs.map_or(self.size, |(_, end)| end);
         Some(cff.get(self.at..self.at + end)?.to_vec())
     }
-}
-
-fn offset_operand(out: &mut Vec<u8>, value: usize) {
-    out.push(29);
-    out.extend((value as u32).to_be_bytes());
 }
 
 /// FDSelect for the glyphs' font DICTs: format 3 (ranges) or 0, the smaller.

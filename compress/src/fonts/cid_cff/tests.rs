@@ -7,17 +7,12 @@ use ttf_parser::GlyphId;
 use super::read::{self, dict, integer};
 use super::{Font, compact};
 use crate::fonts::program::{outline, table};
-use crate::fonts::type1::cff::{charset, dict_int, dict_op, index};
+use crate::fonts::type1::cff::{charset, dict_int, dict_offset, dict_op, index};
 
 const NIMBUS: &str = "/usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf";
 
 fn cid(glyph: u16) -> u16 {
     glyph * 2 + 10
-}
-
-fn offset(out: &mut Vec<u8>, value: usize) {
-    out.push(29);
-    out.extend((value as u32).to_be_bytes());
 }
 
 /// Nimbus Sans' CFF as a CID-keyed font, or `None` when the font is not installed.
@@ -78,15 +73,15 @@ fn cid_keyed() -> Option<Vec<u8>> {
             dict_op(&mut out, entry.operator);
         }
         for (value, op) in offsets.into_iter().zip([15, 17, 1236, 1237]) {
-            offset(&mut out, value);
+            dict_offset(&mut out, value);
             dict_op(&mut out, op);
         }
         out
     };
     let font_dict = |at: usize| {
         let mut out = Vec::new();
-        offset(&mut out, size);
-        offset(&mut out, at);
+        dict_offset(&mut out, size);
+        dict_offset(&mut out, at);
         dict_op(&mut out, 18);
         out
     };

@@ -233,7 +233,9 @@ pub(crate) struct Parts {
     pub private: Vec<u8>,
 }
 
-fn dict_offset(out: &mut Vec<u8>, v: usize) {
+/// DICT operand for an offset or size, always 5 bytes, so that a DICT's size is known before
+/// the layout that sets its offsets.
+pub(crate) fn dict_offset(out: &mut Vec<u8>, v: usize) {
     out.push(29);
     out.extend((v as u32).to_be_bytes());
 }
