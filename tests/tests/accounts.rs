@@ -1,6 +1,7 @@
 //! quire.v1.AccountService over real gRPC, as the web dashboard uses it: sign-up, sessions,
 //! keys made and revoked from a session (and what the REST API then answers to those keys),
-//! files listed and deleted, password change, and the limits on failed logins.
+//! files listed and deleted, password change, and the limits on failed logins (sessions, sign-up
+//! limits, back-off and hostile requests in accounts/).
 
 use quire_core::quota::Plan;
 use quire_e2e::{Stack, as_edge, both_databases, file_form, in_session, noise, problem, v1};
@@ -17,6 +18,8 @@ mod client_address;
 mod hostile_requests;
 #[path = "accounts/sessions.rs"]
 mod sessions;
+#[path = "accounts/sign_up_limits.rs"]
+mod sign_up_limits;
 #[path = "accounts/sign_up_privacy.rs"]
 mod sign_up_privacy;
 
@@ -331,88 +334,4 @@ both_databases!(sessions_only_reach_their_own_account, |db| {
         let status = client.list_files(request).await.unwrap_err();
         assert_eq!(status.code(), Code::Unauthenticated, "{auth}");
     }
-});
-
-both_databases!(
-    the_sweeper_removes_expired_sessions_and_old_failures,
-    |db| {
-        use quire_core::db::{login_failure, session};
-        use sea_orm::{EntityTrait, PaginatorTrait, sea_query::Expr};
-
-        let stack = Stack::start(db).await;
-        let mut client = accounts(&stack).await;
-        let live = sign_up(&mut client, "erin@example.com").await;
-        let old = log_in(&mut client, "erin@example.com", PASSWORD, "192.0.2.1")
-            .await
-            .unwrap();
-        log_in(
-            &mut client,
-            "erin@example.com",
-            "guess guess guess",
-            "192.0.2.1",
-        )
-        .await
-        .unwrap_err();
-        let db = &stack.core.db;
-        let past = chrono::Utc::now() - chrono::Duration::hours(1);
-        session::Entity::update_many()
-            .col_expr(session::Column::ExpiresAt, Expr::value(past))
-            .filter(session::Column::TokenHash.eq(quire_core::auth::key::hash(&old.token)))
-            .exec(db)
-            .await
-            .unwrap();
-        // Failures count for 12 hours.
-        let long_past = chrono::Utc::now() - chrono::Duration::hours(13);
-        login_failure::Entity::update_many()
-            .col_expr(login_failure::Column::FailedAt, Expr::value(long_past))
-            .exec(db)
-            .await
-            .unwrap();
-
-        let swept = quire_core::files::sweeper::sweep_accounts(&stack.core)
-            .await
-            .unwrap();
-        assert_eq!(
-            swept,
-            (1, 3),
-            "one session; the account's and the address's failures and the sign-up"
-        );
-        assert_eq!(session::Entity::find().count(db).await.unwrap(), 1);
-        assert_eq!(login_failure::Entity::find().count(db).await.unwrap(), 0);
-        client
-            .get_account(in_session(v1::GetAccountRequest {}, &live.token))
-            .await
-            .unwrap();
-    }
-);
-
-both_databases!(sign_ups_are_limited_per_address, |db| {
-    let stack = Stack::start(db).await;
-    let client = accounts(&stack).await;
-    let attempt = |email: String, address: &'static str| {
-        let mut client = client.clone();
-        async move {
-            client
-                .sign_up(as_edge(v1::SignUpRequest {
-                    email,
-                    password: PASSWORD.into(),
-                    client_address: address.into(),
-                }))
-                .await
-        }
-    };
-    for i in 0..5 {
-        attempt(format!("bulk{i}@example.com"), "198.51.100.9")
-            .await
-            .unwrap();
-    }
-    let limited = attempt("bulk5@example.com".into(), "198.51.100.9")
-        .await
-        .unwrap_err();
-    assert_eq!(limited.code(), Code::ResourceExhausted);
-    assert_eq!(reason(&limited), "too-many-sign-ups");
-    assert!(limited.metadata().get("retry-after").is_some());
-    attempt("bulk5@example.com".into(), "203.0.113.50")
-        .await
-        .unwrap();
 });

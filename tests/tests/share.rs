@@ -7,14 +7,19 @@ use quire_core::quota::Plan;
 use quire_e2e::{Stack, both_databases, file_form, noise, problem};
 use reqwest::Client;
 
-async fn share(stack: &Stack, key: &str, name: &str, bytes: Vec<u8>) -> String {
-    let response = Client::new()
+/// POST /api/upload with `form`.
+async fn upload(stack: &Stack, key: &str, form: reqwest::multipart::Form) -> reqwest::Response {
+    Client::new()
         .post(stack.url("/api/upload"))
         .bearer_auth(key)
-        .multipart(file_form(name, bytes))
+        .multipart(form)
         .send()
         .await
-        .unwrap();
+        .unwrap()
+}
+
+async fn share(stack: &Stack, key: &str, name: &str, bytes: Vec<u8>) -> String {
+    let response = upload(stack, key, file_form(name, bytes)).await;
     assert_eq!(response.status(), 201);
     response.json::<serde_json::Value>().await.unwrap()["url"]
         .as_str()
@@ -204,13 +209,7 @@ both_databases!(unknown_tokens_are_404_and_expired_links_410, |db| {
         "file",
         reqwest::multipart::Part::bytes(b"short-lived".to_vec()).file_name("a.txt"),
     );
-    let response = client
-        .post(stack.url("/api/upload"))
-        .bearer_auth(&key)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
+    let response = upload(&stack, &key, form).await;
     let url = response.json::<serde_json::Value>().await.unwrap()["url"]
         .as_str()
         .unwrap()
@@ -240,13 +239,7 @@ async fn share_limited(stack: &Stack, key: &str, max: &str, bytes: Vec<u8>) -> s
             "file",
             reqwest::multipart::Part::bytes(bytes).file_name("once.bin"),
         );
-    let response = Client::new()
-        .post(stack.url("/api/upload"))
-        .bearer_auth(key)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
+    let response = upload(stack, key, form).await;
     assert_eq!(response.status(), 201);
     response.json().await.unwrap()
 }
@@ -330,14 +323,7 @@ both_databases!(a_download_limit_outside_its_range_is_refused, |db| {
                 reqwest::multipart::Part::bytes(b"data".to_vec()).file_name("a.txt"),
             )
             .text("maxDownloads", bad);
-        let response = Client::new()
-            .post(stack.url("/api/upload"))
-            .bearer_auth(&key)
-            .multipart(form)
-            .send()
-            .await
-            .unwrap();
-        let body = problem(response, 400, "invalid-argument").await;
+        let body = problem(upload(&stack, &key, form).await, 400, "invalid-argument").await;
         assert!(
             body["detail"].as_str().unwrap().contains("maxDownloads"),
             "{bad}: {body}"

@@ -16,6 +16,7 @@ use sea_orm::{
 use super::{
     mime, names, remove,
     tee::{DigestTee, ScanTee},
+    upload_options::{LateOptions, download_limit, expiry},
 };
 use crate::{
     Core,
@@ -41,21 +42,11 @@ pub struct UploadMeta {
     pub reservation: Option<i64>,
 }
 
-/// Most full downloads a link may allow.
-pub const MAX_DOWNLOADS: u64 = 1_000_000;
-
 /// What an upload stream carries after its metadata: chunks, then optionally options that
 /// arrived after the bytes (a form field after the file part).
 pub enum UploadPiece {
     Chunk(Bytes),
     Trailer(LateOptions),
-}
-
-/// Options sent after the bytes: each, when set, replaces the one given at the start.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LateOptions {
-    pub expires_in: Option<u64>,
-    pub max_downloads: Option<u64>,
 }
 
 pub async fn ingest<S>(
@@ -252,28 +243,6 @@ where
         max_downloads,
         ..guard.row.clone()
     })
-}
-
-/// The download limit as stored; 400 outside 1..=[`MAX_DOWNLOADS`].
-pub(crate) fn download_limit(max_downloads: Option<u64>) -> ApiResult<Option<i64>> {
-    match max_downloads {
-        None => Ok(None),
-        Some(n) if n == 0 || n > MAX_DOWNLOADS => Err(ApiError::invalid(format!(
-            "maxDownloads must be a number of downloads from 1 to {MAX_DOWNLOADS}, got {n}"
-        ))),
-        Some(n) => Ok(Some(n as i64)),
-    }
-}
-
-/// The expiry date for a lifetime in seconds; 400 outside 1..=max.
-fn expiry(max: u64, expires_in: Option<u64>) -> ApiResult<Option<chrono::DateTime<Utc>>> {
-    match expires_in {
-        None => Ok(None),
-        Some(secs) if secs == 0 || secs > max => Err(ApiError::invalid(format!(
-            "expiresIn must be a number of seconds from 1 to {max}, got {secs}"
-        ))),
-        Some(secs) => Ok(Some(Utc::now() + chrono::Duration::seconds(secs as i64))),
-    }
 }
 
 struct Received {

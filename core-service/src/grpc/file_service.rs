@@ -20,7 +20,8 @@ use crate::{
         self,
         download::{self, RangeSpec},
         remove,
-        upload::{self, LateOptions, UploadMeta, UploadPiece},
+        upload::{self, UploadMeta, UploadPiece},
+        upload_options::LateOptions,
     },
     idempotency::Fingerprint,
 };

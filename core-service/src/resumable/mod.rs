@@ -28,7 +28,7 @@ use crate::{
         resumable_upload::{self, STATE_DONE, STATE_OPEN},
     },
     error::{ApiError, ApiResult},
-    files::{self, names},
+    files::{self, names, upload_options},
     quota::{Plan, storage},
 };
 pub use append::{Appended, append};
@@ -57,15 +57,8 @@ pub async fn create(
             ),
         ));
     }
-    if let Some(secs) = expires_in
-        && (secs == 0 || secs > config.max_expires_in)
-    {
-        return Err(ApiError::invalid(format!(
-            "expiresIn must be a number of seconds from 1 to {}, got {secs}",
-            config.max_expires_in
-        )));
-    }
-    let max_downloads = files::upload::download_limit(max_downloads)?;
+    let expires_in = upload_options::lifetime(config.max_expires_in, expires_in)?;
+    let max_downloads = upload_options::download_limit(max_downloads)?;
     // The account's lock is held from the check to the insert, so concurrent creations (and
     // files being stored) see each other's reservation: only as many fit as there is room.
     let txn = core.db.begin().await?;

@@ -81,13 +81,9 @@ pub struct UploadForm {
 }
 
 fn max_downloads_schema() -> RefOr<Schema> {
-    let downloads = ObjectBuilder::new()
-        .schema_type(Type::Integer)
-        .minimum(Some(1))
-        .maximum(Some(1_000_000))
-        .examples([1]);
-    blank_is_default(
-        downloads,
+    whole_number_schema(
+        1_000_000,
+        1,
         "Full downloads the share link allows; without it, no limit. A full `GET` of the link \
          uses one up, claimed atomically before any byte is sent (two parallel requests for the \
          last one: one gets the file, the other 410); `HEAD`, a `Range` request and a 304 use \
@@ -96,16 +92,22 @@ fn max_downloads_schema() -> RefOr<Schema> {
 }
 
 fn expires_in_schema() -> RefOr<Schema> {
-    let seconds = ObjectBuilder::new()
-        .schema_type(Type::Integer)
-        .minimum(Some(1))
-        .maximum(Some(31_622_400))
-        .examples([86_400]);
-    blank_is_default(
-        seconds,
+    whole_number_schema(
+        31_622_400,
+        86_400,
         "Lifetime in seconds, up to the server's QUIRE_MAX_EXPIRES_IN (366 days by default, the \
          maximum shown); without it the file never expires.",
     )
+}
+
+/// An option field holding a whole number from 1 to `maximum`, blank taken as left out.
+fn whole_number_schema(maximum: u64, example: u64, description: &str) -> RefOr<Schema> {
+    let number = ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .minimum(Some(1))
+        .maximum(Some(maximum))
+        .examples([example]);
+    blank_is_default(number, description)
 }
 
 /// Upload a file and get its share link.

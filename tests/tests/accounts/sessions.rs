@@ -1,6 +1,6 @@
 //! Sessions rotate: log-in and password change give a new token and a new anti-CSRF token, and
 //! the old session stops working; a session unused for the idle timeout ends, and the sweeper
-//! removes it.
+//! removes it, with failed log-ins older than the limit's window.
 
 use std::time::Duration;
 
@@ -81,3 +81,56 @@ both_databases!(an_idle_session_ends, |db| {
         .unwrap();
     assert_eq!(sessions, 2);
 });
+
+both_databases!(
+    the_sweeper_removes_expired_sessions_and_old_failures,
+    |db| {
+        use quire_core::db::{login_failure, session};
+        use sea_orm::{EntityTrait, PaginatorTrait, sea_query::Expr};
+
+        let stack = Stack::start(db).await;
+        let mut client = accounts(&stack).await;
+        let live = sign_up(&mut client, "erin@example.com").await;
+        let old = log_in(&mut client, "erin@example.com", PASSWORD, "192.0.2.1")
+            .await
+            .unwrap();
+        log_in(
+            &mut client,
+            "erin@example.com",
+            "guess guess guess",
+            "192.0.2.1",
+        )
+        .await
+        .unwrap_err();
+        let db = &stack.core.db;
+        let past = chrono::Utc::now() - chrono::Duration::hours(1);
+        session::Entity::update_many()
+            .col_expr(session::Column::ExpiresAt, Expr::value(past))
+            .filter(session::Column::TokenHash.eq(quire_core::auth::key::hash(&old.token)))
+            .exec(db)
+            .await
+            .unwrap();
+        // Failures count for 12 hours.
+        let long_past = chrono::Utc::now() - chrono::Duration::hours(13);
+        login_failure::Entity::update_many()
+            .col_expr(login_failure::Column::FailedAt, Expr::value(long_past))
+            .exec(db)
+            .await
+            .unwrap();
+
+        let swept = quire_core::files::sweeper::sweep_accounts(&stack.core)
+            .await
+            .unwrap();
+        assert_eq!(
+            swept,
+            (1, 3),
+            "one session; the account's and the address's failures and the sign-up"
+        );
+        assert_eq!(session::Entity::find().count(db).await.unwrap(), 1);
+        assert_eq!(login_failure::Entity::find().count(db).await.unwrap(), 0);
+        client
+            .get_account(in_session(v1::GetAccountRequest {}, &live.token))
+            .await
+            .unwrap();
+    }
+);
