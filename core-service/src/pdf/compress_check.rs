@@ -3,7 +3,7 @@
 //! like the input's. Outside the images (which the presets resample and re-encode on purpose)
 //! no more than a word's worth of pixels may differ beyond antialiasing, and the whole page
 //! holds the preset's PSNR floor. A file that fails is handed back as it came (savings 0: the
-//! core does that, `compress_request`, once every part of the check has answered).
+//! core does that, `compress_verdict`, once every part of the check has answered).
 //!
 //! Rendering every page of both files would cost more than Ghostscript's whole compression
 //! (PDFium at 40 dpi: about 10 ms a text page, a second for a page holding a 9000x9000 scan),
