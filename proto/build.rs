@@ -8,6 +8,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "quire/v1/file_service.proto",
         "quire/v1/process_service.proto",
         "quire/v1/resumable_upload_service.proto",
+        "quire/v1/share_service.proto",
         "quire/v1/support_service.proto",
         "quire/v1/tool_service.proto",
     ];

@@ -92,6 +92,8 @@ impl Exit {
             | "upload-offset-mismatch"
             | "upload-incomplete"
             | "tus-version-unsupported" => Exit::Internal,
+            // Encrypted shares are the web interface's: this client never reads one.
+            "share-secret-wrong" | "share-challenge-stale" => Exit::Internal,
             _ => return None,
         })
     }

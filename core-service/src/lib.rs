@@ -17,6 +17,7 @@ pub mod process;
 pub mod quota;
 pub mod resumable;
 pub mod scan;
+pub mod shares;
 pub mod storage;
 pub mod support;
 pub mod telemetry;

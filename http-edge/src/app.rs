@@ -80,6 +80,13 @@ pub fn app(state: EdgeState) -> Router {
         .merge(web::routes())
         .merge(crate::openapi::routes())
         .route("/f/{token}", get(routes::share::download))
+        .route("/s/{token}/info", get(routes::encrypted_share::info))
+        .route(
+            "/s/{token}/challenge",
+            post(routes::encrypted_share::challenge),
+        )
+        .route("/s/{token}/open", post(routes::encrypted_share::open))
+        .route("/s/{token}/claim", post(routes::encrypted_share::claim))
         .route("/healthz", get(routes::health::healthz))
         .route("/readyz", get(routes::health::readyz))
         .route("/problems/{code}", get(routes::problems::describe))

@@ -9,7 +9,8 @@ use quire_proto::v1::{
     account_service_client::AccountServiceClient, file_service_client::FileServiceClient,
     process_service_client::ProcessServiceClient,
     resumable_upload_service_client::ResumableUploadServiceClient,
-    support_service_client::SupportServiceClient, tool_service_client::ToolServiceClient,
+    share_service_client::ShareServiceClient, support_service_client::SupportServiceClient,
+    tool_service_client::ToolServiceClient,
 };
 use tonic::{Status, body::Body, codegen::http, transport::Endpoint};
 use tonic_health::pb::health_client::HealthClient;
@@ -30,6 +31,7 @@ pub struct CoreClients {
     pub files: FileServiceClient<CoreChannel>,
     pub process: ProcessServiceClient<CoreChannel>,
     pub resumable: ResumableUploadServiceClient<CoreChannel>,
+    pub shares: ShareServiceClient<CoreChannel>,
     pub support: SupportServiceClient<CoreChannel>,
     pub tools: ToolServiceClient<CoreChannel>,
     pub health: HealthClient<CoreChannel>,
@@ -108,6 +110,9 @@ impl CoreClients {
                 .max_decoding_message_size(max_message)
                 .max_encoding_message_size(max_message),
             resumable: ResumableUploadServiceClient::new(channel.clone())
+                .max_decoding_message_size(max_message)
+                .max_encoding_message_size(max_message),
+            shares: ShareServiceClient::new(channel.clone())
                 .max_decoding_message_size(max_message)
                 .max_encoding_message_size(max_message),
             support: SupportServiceClient::new(channel.clone())

@@ -11,6 +11,7 @@ mod m0005_resumable_uploads;
 mod m0006_session_idle_timeout;
 mod m0007_storage_reservations;
 mod m0008_file_max_downloads;
+mod m0009_encrypted_shares;
 
 pub struct Migrator;
 
@@ -26,6 +27,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0006_session_idle_timeout::Migration),
             Box::new(m0007_storage_reservations::Migration),
             Box::new(m0008_file_max_downloads::Migration),
+            Box::new(m0009_encrypted_shares::Migration),
         ]
     }
 }

@@ -64,6 +64,8 @@ error_codes! {
     FileNotFound => ("file-not-found", NotFound, 404, "File not found"),
     FileGone => ("file-gone", NotFound, 410, "File no longer available"),
     UploadNotFound => ("upload-not-found", NotFound, 404, "Upload not found"),
+    ShareSecretWrong => ("share-secret-wrong", PermissionDenied, 403, "Wrong secret or password"),
+    ShareChallengeStale => ("share-challenge-stale", FailedPrecondition, 409, "Challenge expired or used"),
     MethodNotAllowed => ("method-not-allowed", Unimplemented, 405, "Method not allowed"),
     EmailTaken => ("email-taken", AlreadyExists, 409, "E-mail already registered"),
     IdempotencyKeyInUse => ("idempotency-key-in-use", Aborted, 409, "Request with this Idempotency-Key still running"),

@@ -18,6 +18,8 @@ pub const RATELIMIT_RESET: &str = "x-ratelimit-reset";
 pub const RATELIMIT_POLICY: &str = "ratelimit-policy";
 pub const RATELIMIT: &str = "ratelimit";
 pub const RETRY_AFTER: &str = "retry-after";
+/// Sent with `share-secret-wrong`: wrong proofs an encrypted share still allows.
+pub const SHARE_TRIES_LEFT: &str = "x-share-tries-left";
 /// Sent with `range-not-satisfiable`: `bytes */<size>`.
 pub const CONTENT_RANGE: &str = "content-range";
 pub const ORIGINAL_SIZE: &str = "x-original-size";

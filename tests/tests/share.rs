@@ -7,6 +7,9 @@ use quire_core::quota::Plan;
 use quire_e2e::{Stack, both_databases, file_form, noise, problem};
 use reqwest::Client;
 
+#[path = "share/encrypted.rs"]
+mod encrypted;
+
 /// POST /api/upload with `form`.
 async fn upload(stack: &Stack, key: &str, form: reqwest::multipart::Form) -> reqwest::Response {
     Client::new()

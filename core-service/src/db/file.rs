@@ -32,6 +32,20 @@ pub struct Model {
     pub downloads: i64,
     /// Full downloads the share link allows; `None`: no limit.
     pub max_downloads: Option<i64>,
+    /// An end-to-end encrypted share's seal (see `shares::Seal`): `None` for a plain file.
+    pub share_seal: Option<Vec<u8>>,
+    /// Wrong proofs of the secret so far; the share is deleted at `shares::MAX_WRONG_TRIES`.
+    pub share_wrong_tries: i32,
+    /// The challenge a recipient may answer, once, until `share_nonce_expires_at`.
+    pub share_nonce: Option<Vec<u8>>,
+    pub share_nonce_expires_at: Option<ChronoDateTimeUtc>,
+}
+
+impl Model {
+    /// Whether this is an end-to-end encrypted share rather than a plain file.
+    pub fn is_share(&self) -> bool {
+        self.share_seal.is_some()
+    }
 }
 
 impl ActiveModelBehavior for ActiveModel {}

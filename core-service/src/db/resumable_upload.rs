@@ -30,6 +30,8 @@ pub struct Model {
     pub expires_in: Option<i64>,
     /// Full downloads the stored file's link allows; `None`: no limit.
     pub max_downloads: Option<i64>,
+    /// The seal of the encrypted share the upload becomes; `None` for a plain file.
+    pub share_seal: Option<Vec<u8>>,
     pub length: i64,
     /// Bytes received: the sum of the parts' sizes.
     pub received: i64,

@@ -12,6 +12,7 @@ use crate::{
     Core,
     db::file::{self, STATE_GONE, STATE_READY},
     error::{ApiError, ApiResult},
+    shares,
 };
 
 /// A byte range as in HTTP: `first-last` inclusive, `first-`, or `-suffix` (last only).
@@ -29,14 +30,26 @@ pub struct Download {
     pub body: BoxStream<'static, ApiResult<Bytes>>,
 }
 
-/// Finds a visible (ready, unexpired, not used up) file by token: 410 for a link that was
-/// used up or expired while its row is kept, 404 for anything else.
+/// Finds a visible (ready, unexpired, not used up) file or encrypted share by token, for its
+/// owner: 410 for a link that was used up or expired while its row is kept, 404 for anything
+/// else.
 pub async fn find_visible(core: &Core, token: &str) -> ApiResult<file::Model> {
-    let not_found = || {
-        ApiError::new(
+    lookup(core, token, None).await
+}
+
+/// As [`find_visible`], of one kind only: a share's token is never a plain link (`/f/`), and a
+/// plain file's never a share (`/s/`).
+pub async fn find_visible_of_kind(core: &Core, token: &str, share: bool) -> ApiResult<file::Model> {
+    lookup(core, token, Some(share)).await
+}
+
+async fn lookup(core: &Core, token: &str, share: Option<bool>) -> ApiResult<file::Model> {
+    let not_found = || match share {
+        Some(true) => shares::not_found(),
+        _ => ApiError::new(
             ErrorCode::FileNotFound,
             "no file with this token: the link is wrong, or the file expired or was deleted",
-        )
+        ),
     };
     if !names::is_token(token) {
         return Err(not_found());
@@ -46,6 +59,9 @@ pub async fn find_visible(core: &Core, token: &str) -> ApiResult<file::Model> {
         .one(&core.db)
         .await?
         .ok_or_else(not_found)?;
+    if share.is_some_and(|share| share != row.is_share()) {
+        return Err(not_found());
+    }
     let expired = row.expires_at.is_some_and(|at| at <= Utc::now());
     match row.state.as_str() {
         STATE_READY if !expired && !used_up(&row) => Ok(row),
@@ -55,11 +71,20 @@ pub async fn find_visible(core: &Core, token: &str) -> ApiResult<file::Model> {
 }
 
 /// Whether a limited link has had all its downloads.
-fn used_up(row: &file::Model) -> bool {
+pub(crate) fn used_up(row: &file::Model) -> bool {
     row.max_downloads.is_some_and(|max| row.downloads >= max)
 }
 
-fn gone(row: &file::Model) -> ApiError {
+pub(crate) fn gone(row: &file::Model) -> ApiError {
+    if row.is_share() && row.share_wrong_tries >= shares::MAX_WRONG_TRIES {
+        return ApiError::new(
+            ErrorCode::FileGone,
+            format!(
+                "this share was deleted after {} wrong secrets or passwords: ask the sender to share the file again",
+                shares::MAX_WRONG_TRIES
+            ),
+        );
+    }
     let message = match row.max_downloads {
         Some(max) if row.downloads >= max => format!(
             "this link was used up: its {max} download(s) were made and the file was deleted; \
@@ -79,7 +104,7 @@ pub async fn open(
     range: Option<RangeSpec>,
     metadata_only: bool,
 ) -> ApiResult<Download> {
-    let mut file = find_visible(core, token).await?;
+    let mut file = find_visible_of_kind(core, token, false).await?;
     let size = u64::try_from(file.size).unwrap_or(0);
     let (offset, end) = match range {
         None => (0, size),
@@ -109,16 +134,7 @@ pub async fn open(
         }
     };
     if last {
-        let retire = RetireOnDrop {
-            core: core.clone(),
-            row: file.clone(),
-        };
-        body = body
-            .map(move |chunk| {
-                let _kept_until_the_body_goes = &retire;
-                chunk
-            })
-            .boxed();
+        body = retire_after(body, core, &file);
     }
     Ok(Download {
         partial: range.is_some(),
@@ -155,8 +171,24 @@ async fn claim(core: &Core, file: &file::Model) -> ApiResult<file::Model> {
         .unwrap_or_else(used))
 }
 
-/// Retires a used-up file (blob deleted, storage released) when the last download's body is
-/// dropped: sent whole, or cut off by the client.
+/// The last download's body, which retires the used-up file (blob deleted, storage released)
+/// when it is dropped: sent whole, or cut off by the client.
+pub(crate) fn retire_after(
+    body: BoxStream<'static, ApiResult<Bytes>>,
+    core: &Core,
+    row: &file::Model,
+) -> BoxStream<'static, ApiResult<Bytes>> {
+    let retire = RetireOnDrop {
+        core: core.clone(),
+        row: row.clone(),
+    };
+    body.map(move |chunk| {
+        let _kept_until_the_body_goes = &retire;
+        chunk
+    })
+    .boxed()
+}
+
 struct RetireOnDrop {
     core: Core,
     row: file::Model,

@@ -45,7 +45,10 @@ pub fn to_proto(model: &file::Model, base_url: &str) -> v1::File {
         size: model.size.max(0) as u64,
         mime_type: model.mime_type.clone(),
         expires_at: model.expires_at.map(timestamp),
-        url: format!("{base_url}/f/{}", model.token),
+        url: match model.is_share() {
+            true => format!("{base_url}/s/{}", model.token),
+            false => format!("{base_url}/f/{}", model.token),
+        },
         created_at: Some(timestamp(model.created_at)),
         digest: model.digest.clone(),
         downloads: model.downloads.max(0) as u64,
@@ -53,5 +56,6 @@ pub fn to_proto(model: &file::Model, base_url: &str) -> v1::File {
         downloads_left: model
             .max_downloads
             .map(|max| max.saturating_sub(model.downloads).max(0) as u64),
+        encrypted: model.is_share(),
     }
 }

@@ -38,9 +38,20 @@ pub async fn remove(core: &Core, row: &file::Model) -> ApiResult<bool> {
 /// the link answers 410 until the sweeper forgets it. Returns whether this call retired it
 /// (another download, or another replica's sweeper, may have won the race).
 pub async fn retire(core: &Core, row: &file::Model) -> ApiResult<bool> {
-    let retired = file::Entity::update_many()
+    let mut retire = file::Entity::update_many()
         .col_expr(file::Column::State, Expr::value(STATE_GONE))
-        .col_expr(file::Column::ExpiresAt, Expr::value(Some(Utc::now())))
+        .col_expr(file::Column::ExpiresAt, Expr::value(Some(Utc::now())));
+    if row.is_share() {
+        // Nothing of the sender's stays: the proof key and the sealed name go with the
+        // ciphertext; an empty seal still marks the row as a share.
+        retire = retire
+            .col_expr(file::Column::ShareSeal, Expr::value(Some(Vec::<u8>::new())))
+            .col_expr(
+                file::Column::ShareNonce,
+                Expr::value(Option::<Vec<u8>>::None),
+            );
+    }
+    let retired = retire
         .filter(file::Column::Id.eq(row.id))
         .filter(file::Column::State.eq(STATE_READY))
         .exec(&core.db)

@@ -25,6 +25,7 @@ use crate::{
     error::{ApiError, ApiResult},
     quota::storage,
     scan::{self, ScanSession, Verdict},
+    shares::{self, Seal},
 };
 
 /// Parts in flight to the store at once.
@@ -40,6 +41,8 @@ pub struct UploadMeta {
     /// The resumable upload whose bytes these are: its reservation in the storage quota
     /// becomes the file's storage when the file is committed.
     pub reservation: Option<i64>,
+    /// Set for an end-to-end encrypted share: the bytes are its ciphertext.
+    pub share: Option<Seal>,
 }
 
 /// What an upload stream carries after its metadata: chunks, then optionally options that
@@ -60,8 +63,19 @@ where
 {
     let config = &core.config;
     let now = Utc::now();
-    let expires_at = expiry(config.max_expires_in, meta.expires_in)?;
-    let max_downloads = download_limit(meta.max_downloads)?;
+    let (expires_in, max_downloads) = match meta.share {
+        // A share always expires and is one-time unless its sender says otherwise.
+        Some(_) => (
+            Some(
+                meta.expires_in
+                    .unwrap_or(shares::DEFAULT_LIFETIME_SECS.min(config.max_expires_in)),
+            ),
+            Some(meta.max_downloads.unwrap_or(1)),
+        ),
+        None => (meta.expires_in, meta.max_downloads),
+    };
+    let expires_at = expiry(config.max_expires_in, expires_in)?;
+    let max_downloads = download_limit(max_downloads)?;
     // Checked as bytes arrive so an oversized upload stops early; the reservation before the
     // commit is what actually enforces the quota under concurrency.
     let standing = storage::standing(&core.db, config, caller.account_id, meta.reservation).await?;
@@ -76,7 +90,10 @@ where
         token: Set(token),
         account_id: Set(caller.account_id),
         key_id: Set(caller.key_id),
-        filename: Set(names::sanitize_filename(&meta.filename)),
+        filename: Set(match meta.share {
+            Some(_) => shares::FILENAME.to_owned(),
+            None => names::sanitize_filename(&meta.filename),
+        }),
         mime_type: Set("application/octet-stream".to_owned()),
         size: Set(0),
         digest: Set(String::new()),
@@ -86,6 +103,8 @@ where
         expires_at: Set(expires_at),
         downloads: Set(0),
         max_downloads: Set(max_downloads),
+        share_seal: Set(meta.share.as_ref().map(Seal::encode)),
+        share_wrong_tries: Set(0),
         ..Default::default()
     };
     let mut guard = insert_pending(core, row).await?;
@@ -148,9 +167,13 @@ where
     let Budget { headroom, quota } = budget;
     let expires_at = guard.row.expires_at;
     let blob_key = guard.row.blob_key.clone();
+    // A share's ciphertext is noise to an antivirus: not scanned (docs/sharing.md says what
+    // stands in for it: a logged-in sender, and a page that tells the recipient so).
     let scan = match &core.scanner {
-        Some(scanner) => Some(scanner.start().await.map_err(scan::unavailable)?),
-        None => None,
+        Some(scanner) if meta.share.is_none() => {
+            Some(scanner.start().await.map_err(scan::unavailable)?)
+        }
+        _ => None,
     };
     let upload = core
         .store
@@ -178,6 +201,9 @@ where
                 received.size
             ),
         ));
+    }
+    if meta.share.is_some() {
+        shares::layout::check(&received.head, received.size)?;
     }
     if let Some(scan) = received.scan {
         match scan.finish().await.map_err(scan::unavailable)? {
@@ -222,7 +248,10 @@ where
     if let Some(writer) = guard.writer.take() {
         writer.finish().await?;
     }
-    let mime_type = mime::sniff(&received.head);
+    let mime_type = match meta.share {
+        Some(_) => "application/octet-stream".to_owned(),
+        None => mime::sniff(&received.head),
+    };
     let expires_at = received.expires_at.or(expires_at);
     let max_downloads = received.max_downloads.or(guard.row.max_downloads);
     file::Entity::update_many()

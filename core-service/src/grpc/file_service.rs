@@ -71,6 +71,7 @@ impl FileService for FileApi {
                 max_downloads,
                 declared_size: size,
                 reservation: None,
+                share: None,
             };
             let trailer = std::sync::Arc::new(std::sync::Mutex::new(LateOptions::default()));
             let pieces = chunks(stream).inspect({

@@ -11,6 +11,7 @@ mod process_service;
 mod reflection;
 mod resumable_service;
 mod server;
+mod share_service;
 mod support_service;
 mod tool_service;
 

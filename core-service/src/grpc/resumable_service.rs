@@ -6,7 +6,7 @@ use quire_proto::v1::{
     AppendResumableUploadRequest, AppendResumableUploadResponse, AppendStart,
     CancelResumableUploadRequest, CancelResumableUploadResponse, CreateResumableUploadRequest,
     CreateResumableUploadResponse, GetResumableUploadRequest, GetResumableUploadResponse,
-    append_resumable_upload_request::Payload,
+    ShareSeal, append_resumable_upload_request::Payload,
     resumable_upload_service_server::ResumableUploadService,
 };
 use tonic::{Request, Response, Status, Streaming, metadata::MetadataMap};
@@ -17,6 +17,7 @@ use crate::{
     auth::ScopeRule,
     error::{ApiError, ApiResult},
     resumable::{self, Appended},
+    shares::Seal,
 };
 
 pub struct ResumableApi {
@@ -41,9 +42,18 @@ impl ResumableUploadService for ResumableApi {
             filename,
             expires_in_seconds,
             max_downloads,
+            share,
         } = request.into_inner();
         let options = (expires_in_seconds, max_downloads);
-        let row = resumable::create(&self.core, &caller, length, &filename, options).await?;
+        let share = match share {
+            Some(ShareSeal {
+                proof_key,
+                sealed_metadata,
+                password,
+            }) => Some(Seal::new(&proof_key, &sealed_metadata, password)?),
+            None => None,
+        };
+        let row = resumable::create(&self.core, &caller, length, &filename, options, share).await?;
         let upload = resumable::to_proto(&row, None, &self.core.config.base_url());
         Ok(Response::new(CreateResumableUploadResponse {
             upload: Some(upload),

@@ -9,7 +9,8 @@ use quire_proto::v1::{
     account_service_server::AccountServiceServer, file_service_server::FileServiceServer,
     process_service_server::ProcessServiceServer,
     resumable_upload_service_server::ResumableUploadServiceServer,
-    support_service_server::SupportServiceServer, tool_service_server::ToolServiceServer,
+    share_service_server::ShareServiceServer, support_service_server::SupportServiceServer,
+    tool_service_server::ToolServiceServer,
 };
 use tokio::{
     net::{TcpListener, UnixListener},
@@ -24,7 +25,7 @@ use tonic::{
 use super::{
     account_service::AccountApi, conn, file_service::FileApi, health, in_process::InProcess,
     process_service::ProcessApi, reflection::Reflection, resumable_service::ResumableApi,
-    support_service::SupportApi, tool_service::ToolApi,
+    share_service::ShareApi, support_service::SupportApi, tool_service::ToolApi,
 };
 use crate::{Core, files::sweeper};
 
@@ -63,6 +64,11 @@ impl Services {
             )
             .add_service(
                 ResumableUploadServiceServer::new(ResumableApi::new(core.clone()))
+                    .max_decoding_message_size(max)
+                    .max_encoding_message_size(max),
+            )
+            .add_service(
+                ShareServiceServer::new(ShareApi::new(core.clone()))
                     .max_decoding_message_size(max)
                     .max_encoding_message_size(max),
             )

@@ -18,6 +18,7 @@ use crate::{
     error::{ApiError, ApiResult},
     files::upload::{self, UploadMeta, UploadPiece},
     quota::{self, RateLimit},
+    shares::Seal,
 };
 
 pub struct Appended {
@@ -225,6 +226,7 @@ async fn charge_and_store(
         max_downloads: row.max_downloads.map(|n| n.max(0) as u64),
         declared_size: Some(row.length as u64),
         reservation: Some(row.id),
+        share: row.share_seal.as_deref().and_then(Seal::decode),
     };
     let pieces = parts::read(core, &row.token, row.parts).map(|c| c.map(UploadPiece::Chunk));
     let file = upload::ingest(core, caller, meta, pieces).await?;

@@ -30,6 +30,7 @@ use crate::{
     error::{ApiError, ApiResult},
     files::{self, names, upload_options},
     quota::{Plan, storage},
+    shares::{self, Seal},
 };
 pub use append::{Appended, append};
 
@@ -40,6 +41,7 @@ pub async fn create(
     length: u64,
     filename: &str,
     (expires_in, max_downloads): (Option<u64>, Option<u64>),
+    share: Option<Seal>,
 ) -> ApiResult<resumable_upload::Model> {
     let config = &core.config;
     if length == 0 {
@@ -80,9 +82,13 @@ pub async fn create(
     let row = resumable_upload::ActiveModel {
         token: Set(names::new_token()),
         account_id: Set(caller.account_id),
-        filename: Set(names::sanitize_filename(filename)),
+        filename: Set(match share {
+            Some(_) => shares::FILENAME.to_owned(),
+            None => names::sanitize_filename(filename),
+        }),
         expires_in: Set(expires_in.map(|s| s as i64)),
         max_downloads: Set(max_downloads),
+        share_seal: Set(share.as_ref().map(Seal::encode)),
         length: Set(length as i64),
         received: Set(0),
         parts: Set(0),

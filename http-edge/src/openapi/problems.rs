@@ -85,6 +85,12 @@ pub fn example_detail(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::FileGone => {
             "this link was used up: its 3 downloads were made and the file was deleted"
         }
+        ErrorCode::ShareSecretWrong => {
+            "the secret or the password is wrong: check them and try again (4 tries left before the share is deleted)"
+        }
+        ErrorCode::ShareChallengeStale => {
+            "this challenge expired (60 s) or was already answered: ask for a new one and answer it"
+        }
         ErrorCode::MethodNotAllowed => "this endpoint does not take that method",
         ErrorCode::EmailTaken => "an account already uses this e-mail address",
         ErrorCode::FileTooLarge => {

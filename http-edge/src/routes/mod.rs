@@ -1,5 +1,6 @@
 //! One file per group of REST endpoints; each handler translates, calls the core, maps back.
 
+pub mod encrypted_share;
 pub mod health;
 pub mod problems;
 pub mod process;

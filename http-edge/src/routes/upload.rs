@@ -58,6 +58,10 @@ pub struct UploadedFile {
     pub max_downloads: Option<u64>,
     /// Full downloads left, or null for no limit.
     pub downloads_left: Option<u64>,
+    /// Present (true) only for an end-to-end encrypted share made by the web interface's
+    /// `/share` page: its `url` is then the share's page `<base URL>/s/<token>`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub encrypted: bool,
 }
 
 /// The option fields the form may carry besides `file`.
@@ -222,6 +226,7 @@ impl From<quire_proto::v1::File> for UploadedFile {
             url: file.url,
             max_downloads: file.max_downloads,
             downloads_left: file.downloads_left,
+            encrypted: file.encrypted,
         }
     }
 }

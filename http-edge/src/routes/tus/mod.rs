@@ -15,7 +15,7 @@ use quire_proto::{
     ErrorCode,
     v1::{
         AppendResumableUploadRequest, AppendStart, CancelResumableUploadRequest,
-        CreateResumableUploadRequest, GetResumableUploadRequest, ResumableUpload,
+        CreateResumableUploadRequest, GetResumableUploadRequest, ResumableUpload, ShareSeal,
         append_resumable_upload_request::Payload,
     },
 };
@@ -70,12 +70,31 @@ pub async fn create(State(state): State<EdgeState>, headers: HeaderMap) -> Respo
             filename,
             expires_in,
             max_downloads,
+            share_proof_key,
+            share_metadata,
+            share_password,
         } = protocol::metadata(&headers)?;
+        let share = match (share_proof_key, share_metadata) {
+            (None, None) => None,
+            (Some(proof_key), Some(sealed_metadata)) => Some(ShareSeal {
+                proof_key: proof_key.into(),
+                sealed_metadata: sealed_metadata.into(),
+                password: share_password,
+            }),
+            _ => {
+                return Err(Problem::new(
+                    ErrorCode::InvalidArgument,
+                    "Upload-Metadata has only one of shareProofKey and shareMetadata: an \
+                     encrypted share needs both",
+                ));
+            }
+        };
         let request = CreateResumableUploadRequest {
             length,
             filename,
             expires_in_seconds: expires_in,
             max_downloads,
+            share,
         };
         let mut client = state.core.resumable.clone();
         let (metadata, message, _) = client

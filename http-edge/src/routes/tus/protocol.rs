@@ -61,13 +61,17 @@ pub fn number(headers: &HeaderMap, name: &HeaderName) -> Result<Option<u64>, Pro
 }
 
 /// What Upload-Metadata says: the file name (`filename`, or `name` as Uppy sends it), the
-/// stored file's lifetime (`expiresIn`, in seconds) and its link's download limit
-/// (`maxDownloads`). Other keys are ignored.
+/// stored file's lifetime (`expiresIn`, in seconds), its link's download limit
+/// (`maxDownloads`), and for an encrypted share made by the `/share` page the seal's raw bytes
+/// (`shareProofKey`, `shareMetadata`, `sharePassword`). Other keys are ignored.
 #[derive(Debug, Default, PartialEq)]
 pub struct Metadata {
     pub filename: String,
     pub expires_in: Option<u64>,
     pub max_downloads: Option<u64>,
+    pub share_proof_key: Option<Vec<u8>>,
+    pub share_metadata: Option<Vec<u8>>,
+    pub share_password: bool,
 }
 
 /// `key base64,key base64,key` (tus 1.0 "creation").
@@ -85,10 +89,25 @@ pub fn metadata(headers: &HeaderMap) -> Result<Metadata, Problem> {
     let mut metadata = Metadata::default();
     for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (key, encoded) = pair.split_once(' ').unwrap_or((pair, ""));
-        let decoded = base64::engine::general_purpose::STANDARD
+        let raw = base64::engine::general_purpose::STANDARD
             .decode(encoded.trim())
             .map_err(|_| invalid(format!("has a value for {key:?} that is not base64")))?;
-        let decoded = String::from_utf8(decoded)
+        match key {
+            "shareProofKey" => {
+                metadata.share_proof_key = Some(raw);
+                continue;
+            }
+            "shareMetadata" => {
+                metadata.share_metadata = Some(raw);
+                continue;
+            }
+            "sharePassword" => {
+                metadata.share_password = raw == b"1";
+                continue;
+            }
+            _ => {}
+        }
+        let decoded = String::from_utf8(raw)
             .map_err(|_| invalid(format!("has a value for {key:?} that is not UTF-8")))?;
         match key {
             "filename" | "name" => metadata.filename = decoded,
@@ -143,6 +162,20 @@ mod tests {
         assert_eq!(metadata.expires_in, Some(3600));
         assert_eq!(metadata.max_downloads, Some(2));
         assert!(super::metadata(&with(UPLOAD_METADATA, "filename !!!")).is_err());
+    }
+
+    #[test]
+    fn reads_a_shares_seal_as_raw_bytes() {
+        // shareProofKey: bytes 0xff 0x00 (not UTF-8), shareMetadata "abc", sharePassword "1".
+        let headers = with(
+            UPLOAD_METADATA,
+            "shareProofKey /wA=,shareMetadata YWJj,sharePassword MQ==,maxDownloads MQ==",
+        );
+        let metadata = metadata(&headers).unwrap();
+        assert_eq!(metadata.share_proof_key, Some(vec![0xff, 0]));
+        assert_eq!(metadata.share_metadata, Some(b"abc".to_vec()));
+        assert!(metadata.share_password);
+        assert_eq!(metadata.max_downloads, Some(1));
     }
 
     #[test]

@@ -1,0 +1,530 @@
+//! End-to-end encrypted shares, the server's side, over real HTTP and gRPC: what the sender's
+//! page uploads (tus with a seal) is stored as sent, unscanned, counted in the quotas; the
+//! recipient's routes change nothing until a proof of the secret answers a challenge; a
+//! one-time share is claimed once however many ask at once; wrong proofs burn the share; the
+//! last download, a burn or the expiry deletes the ciphertext at once. The browser's side
+//! (encryption, the pages) is tests/web/share.test.mjs.
+
+use base64::{Engine, engine::general_purpose::STANDARD, engine::general_purpose::URL_SAFE_NO_PAD};
+use hmac::{Hmac, Mac};
+use quire_core::quota::Plan;
+use quire_e2e::{Stack, authed, both_databases, noise, problem};
+use quire_proto::v1::{
+    ChallengeShareRequest, ClaimShareRequest, DeleteFileRequest, GetShareRequest, ShareProof,
+    claim_share_response::Payload, file_service_client::FileServiceClient,
+    share_service_client::ShareServiceClient,
+};
+use reqwest::{Client, Response};
+use serde_json::{Value, json};
+use sha2::Sha256;
+
+const PROOF_KEY: [u8; 32] = [0x5a; 32];
+const SEALED: &[u8] = b"sealed metadata: the page encrypts name, type and size";
+
+/// Bytes shaped as the format's output for `plain` bytes of plaintext (header, 64 KiB chunks
+/// with their tags): the server cannot tell them from real ciphertext, which is the point.
+fn ciphertext(plain: usize, seed: u64) -> Vec<u8> {
+    let chunks = plain.div_ceil(65536).max(1);
+    let mut bytes = b"QSH1".to_vec();
+    bytes.extend_from_slice(&65536u32.to_be_bytes());
+    bytes.extend_from_slice(&noise(23, seed + 1));
+    bytes.extend_from_slice(&noise(plain + 16 * chunks, seed));
+    bytes
+}
+
+fn b64(bytes: &[u8]) -> String {
+    STANDARD.encode(bytes)
+}
+
+/// The tus metadata of a share with `extra` pairs.
+fn share_metadata(extra: &str) -> String {
+    format!(
+        "shareProofKey {},shareMetadata {}{extra}",
+        b64(&PROOF_KEY),
+        b64(SEALED)
+    )
+}
+
+/// Creates and sends a share through tus; the stored file's JSON (as GET /api/tus/{id}).
+async fn send(stack: &Stack, key: &str, bytes: &[u8], metadata: &str) -> Result<Value, Response> {
+    let client = Client::new();
+    let created = client
+        .post(stack.url("/api/tus"))
+        .bearer_auth(key)
+        .header("tus-resumable", "1.0.0")
+        .header("upload-length", bytes.len())
+        .header("upload-metadata", metadata)
+        .send()
+        .await
+        .unwrap();
+    if created.status() != 201 {
+        return Err(created);
+    }
+    let location = created.headers()["location"].to_str().unwrap().to_owned();
+    let patched = client
+        .patch(stack.url(&location))
+        .bearer_auth(key)
+        .header("tus-resumable", "1.0.0")
+        .header("content-type", "application/offset+octet-stream")
+        .header("upload-offset", 0)
+        .body(bytes.to_vec())
+        .send()
+        .await
+        .unwrap();
+    if patched.status() != 204 {
+        return Err(patched);
+    }
+    let file = client
+        .get(stack.url(&location))
+        .bearer_auth(key)
+        .header("tus-resumable", "1.0.0")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(file.status(), 200);
+    Ok(file.json().await.unwrap())
+}
+
+async fn info(stack: &Stack, token: &str) -> Response {
+    Client::new()
+        .get(stack.url(&format!("/s/{token}/info")))
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn challenge(stack: &Stack, token: &str) -> String {
+    let answer = Client::new()
+        .post(stack.url(&format!("/s/{token}/challenge")))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    answer.json::<Value>().await.unwrap()["nonce"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+fn hmac(key: &[u8], nonce: &[u8]) -> Vec<u8> {
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).unwrap();
+    mac.update(nonce);
+    mac.finalize().into_bytes().to_vec()
+}
+
+/// The page's answer to `nonce` with `key`.
+fn proof(key: &[u8], nonce: &str) -> Value {
+    let raw = URL_SAFE_NO_PAD.decode(nonce).unwrap();
+    json!({ "nonce": nonce, "proof": URL_SAFE_NO_PAD.encode(hmac(key, &raw)) })
+}
+
+async fn answer(stack: &Stack, token: &str, what: &str, body: &Value) -> Response {
+    Client::new()
+        .post(stack.url(&format!("/s/{token}/{what}")))
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+}
+
+/// A fresh challenge answered with `key` at `/s/{token}/{what}`.
+async fn prove(stack: &Stack, token: &str, what: &str, key: &[u8]) -> Response {
+    let nonce = challenge(stack, token).await;
+    answer(stack, token, what, &proof(key, &nonce)).await
+}
+
+fn token_of(file: &Value) -> String {
+    file["token"].as_str().unwrap().to_owned()
+}
+
+/// Waits for the share's ciphertext to go (the last body's drop retires it in a task).
+async fn wait_gone(stack: &Stack, account: i64) {
+    for _ in 0..100 {
+        if stack.storage_used(account).await == 0 && stack.blob_files_on_disk() == 0 {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the share's ciphertext is still stored");
+}
+
+both_databases!(a_share_is_stored_as_sent_and_read_once, |db| {
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let bytes = ciphertext(300_000, 3);
+    let calls = stack.calls_today(account).await;
+    let file = send(
+        &stack,
+        &key,
+        &bytes,
+        &share_metadata(",filename c2VjcmV0LnBkZg=="),
+    )
+    .await
+    .unwrap();
+    assert_eq!(file["encrypted"], true);
+    // The name the sender's tus client may add is not kept: only the sealed metadata has it.
+    assert_eq!(file["filename"], "encrypted share");
+    assert_eq!(file["maxDownloads"], 1);
+    assert!(file["expiresAt"].is_string(), "a share always expires");
+    let token = token_of(&file);
+    assert_eq!(file["url"], stack.url(&format!("/s/{token}")));
+    assert_eq!(stack.calls_today(account).await, calls + 1);
+    assert_eq!(stack.storage_used(account).await, bytes.len() as i64);
+
+    // Looking changes nothing, however often; the share is no plain link.
+    for _ in 0..3 {
+        let facts = info(&stack, &token).await;
+        assert_eq!(facts.status(), 200);
+        assert_eq!(facts.headers()["cache-control"], "no-store");
+        let facts: Value = facts.json().await.unwrap();
+        assert_eq!(facts["size"], bytes.len());
+        assert_eq!(facts["downloadsLeft"], 1);
+        assert_eq!(facts["password"], false);
+        assert_eq!(facts["triesLeft"], 5);
+    }
+    let plain = Client::new()
+        .get(stack.url(&format!("/f/{token}")))
+        .send()
+        .await
+        .unwrap();
+    problem(plain, 404, "file-not-found").await;
+
+    // The proof opens the metadata without using the download.
+    let opened = prove(&stack, &token, "open", &PROOF_KEY).await;
+    assert_eq!(opened.status(), 200);
+    let opened: Value = opened.json().await.unwrap();
+    assert_eq!(
+        URL_SAFE_NO_PAD
+            .decode(opened["metadata"].as_str().unwrap())
+            .unwrap(),
+        SEALED
+    );
+    assert_eq!(opened["downloadsLeft"], 1);
+
+    let claimed = prove(&stack, &token, "claim", &PROOF_KEY).await;
+    assert_eq!(claimed.status(), 200);
+    assert_eq!(
+        claimed.headers()["content-length"],
+        bytes.len().to_string().as_str()
+    );
+    assert_eq!(claimed.headers()["x-share-downloads-left"], "0");
+    assert_eq!(
+        claimed.bytes().await.unwrap().to_vec(),
+        bytes,
+        "stored as sent"
+    );
+    wait_gone(&stack, account).await;
+    problem(info(&stack, &token).await, 410, "file-gone").await;
+    let nonce_refused = answer(&stack, &token, "challenge", &json!({})).await;
+    problem(nonce_refused, 410, "file-gone").await;
+});
+
+both_databases!(parallel_claims_of_a_one_time_share_give_it_once, |db| {
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let bytes = ciphertext(200_000, 5);
+    let token = token_of(
+        &send(&stack, &key, &bytes, &share_metadata(""))
+            .await
+            .unwrap(),
+    );
+    let nonce = challenge(&stack, &token).await;
+    let body = proof(&PROOF_KEY, &nonce);
+    let claims = (0..8).map(|_| {
+        let (stack, token, body) = (&stack, &token, &body);
+        async move {
+            let response = answer(stack, token, "claim", body).await;
+            let status = response.status().as_u16();
+            (status, response.bytes().await.unwrap_or_default())
+        }
+    });
+    let results = futures::future::join_all(claims).await;
+    let won: Vec<_> = results
+        .iter()
+        .filter(|(status, _)| *status == 200)
+        .collect();
+    assert_eq!(
+        won.len(),
+        1,
+        "{:?}",
+        results.iter().map(|r| r.0).collect::<Vec<_>>()
+    );
+    assert_eq!(won[0].1.to_vec(), bytes);
+    for (status, _) in &results {
+        assert!(matches!(status, 200 | 409 | 410), "{status}");
+    }
+    wait_gone(&stack, account).await;
+});
+
+both_databases!(wrong_proofs_use_tries_then_delete_the_share, |db| {
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let bytes = ciphertext(10_000, 7);
+    let metadata = share_metadata(",sharePassword MQ==,maxDownloads Mw==");
+    let token = token_of(&send(&stack, &key, &bytes, &metadata).await.unwrap());
+    let facts: Value = info(&stack, &token).await.json().await.unwrap();
+    assert_eq!(facts["password"], true);
+    assert_eq!(facts["downloadsLeft"], 3);
+
+    let wrong = [0x11u8; 32];
+    for left in (1..=4).rev() {
+        let refused = prove(&stack, &token, "claim", &wrong).await;
+        assert_eq!(
+            refused.headers()["x-share-tries-left"],
+            left.to_string().as_str()
+        );
+        let body = problem(refused, 403, "share-secret-wrong").await;
+        assert!(
+            body["detail"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("{left} tr"))
+        );
+    }
+    // A wrong try uses no download: the right proof still opens and claims.
+    assert_eq!(
+        prove(&stack, &token, "open", &PROOF_KEY).await.status(),
+        200
+    );
+    let claimed = prove(&stack, &token, "claim", &PROOF_KEY).await;
+    assert_eq!(claimed.status(), 200);
+    assert_eq!(claimed.bytes().await.unwrap().to_vec(), bytes);
+    let facts: Value = info(&stack, &token).await.json().await.unwrap();
+    assert_eq!(facts["downloadsLeft"], 2);
+    assert_eq!(facts["triesLeft"], 1);
+
+    let burned = prove(&stack, &token, "open", &wrong).await;
+    let body = problem(burned, 410, "file-gone").await;
+    assert!(
+        body["detail"].as_str().unwrap().contains("wrong secrets"),
+        "{body}"
+    );
+    wait_gone(&stack, account).await;
+    let refused = answer(&stack, &token, "challenge", &json!({})).await;
+    problem(refused, 410, "file-gone").await;
+});
+
+both_databases!(a_challenge_is_answered_once_and_in_time, |db| {
+    let stack = Stack::start(db).await;
+    let (_, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let token = token_of(
+        &send(
+            &stack,
+            &key,
+            &ciphertext(1000, 9),
+            &share_metadata(",maxDownloads Mg=="),
+        )
+        .await
+        .unwrap(),
+    );
+
+    let nonce = challenge(&stack, &token).await;
+    let body = proof(&PROOF_KEY, &nonce);
+    assert_eq!(answer(&stack, &token, "open", &body).await.status(), 200);
+    problem(
+        answer(&stack, &token, "open", &body).await,
+        409,
+        "share-challenge-stale",
+    )
+    .await;
+    problem(
+        answer(&stack, &token, "claim", &body).await,
+        409,
+        "share-challenge-stale",
+    )
+    .await;
+    // A newer challenge replaces the older one.
+    let older = challenge(&stack, &token).await;
+    let _newer = challenge(&stack, &token).await;
+    problem(
+        answer(&stack, &token, "claim", &proof(&PROOF_KEY, &older)).await,
+        409,
+        "share-challenge-stale",
+    )
+    .await;
+    // None of it used a download or a try.
+    let facts: Value = info(&stack, &token).await.json().await.unwrap();
+    assert_eq!(
+        (facts["downloadsLeft"].as_u64(), facts["triesLeft"].as_u64()),
+        (Some(2), Some(5))
+    );
+
+    for bad in [
+        json!({"nonce": "!!", "proof": "AA"}),
+        json!({"nonce": nonce}),
+        json!([1]),
+    ] {
+        problem(
+            answer(&stack, &token, "claim", &bad).await,
+            400,
+            "invalid-argument",
+        )
+        .await;
+    }
+    // A plain file's token is no share.
+    let plain = Client::new()
+        .post(stack.url("/api/upload"))
+        .bearer_auth(&key)
+        .multipart(quire_e2e::file_form("plain.txt", b"plain file".to_vec()))
+        .send()
+        .await
+        .unwrap();
+    let plain: Value = plain.json().await.unwrap();
+    problem(info(&stack, &token_of(&plain)).await, 404, "file-not-found").await;
+    problem(info(&stack, "nosuchtoken").await, 404, "file-not-found").await;
+});
+
+both_databases!(what_a_share_is_not_is_refused_and_leaves_nothing, |db| {
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let good = ciphertext(5000, 11);
+    // Two chunks, the second cut to fewer bytes than its tag: no plaintext encrypts to that.
+    let cut = ciphertext(70_000, 12)[..31 + 65_552 + 10].to_vec();
+    let cases: [(&str, Vec<u8>, String); 5] = [
+        (
+            "short proof key",
+            good.clone(),
+            format!(
+                "shareProofKey {},shareMetadata {}",
+                b64(&[1; 31]),
+                b64(SEALED)
+            ),
+        ),
+        (
+            "metadata alone",
+            good.clone(),
+            format!("shareMetadata {}", b64(SEALED)),
+        ),
+        (
+            "metadata too long",
+            good.clone(),
+            format!(
+                "shareProofKey {},shareMetadata {}",
+                b64(&PROOF_KEY),
+                b64(&[1; 4097])
+            ),
+        ),
+        ("not the format", noise(5000, 12), share_metadata("")),
+        ("cut short", cut, share_metadata("")),
+    ];
+    for (case, bytes, metadata) in cases {
+        let refused = send(&stack, &key, &bytes, &metadata).await.expect_err(case);
+        problem(refused, 400, "invalid-argument").await;
+    }
+    assert_eq!(stack.storage_used(account).await, 0);
+    assert_eq!(stack.file_rows().await, 0);
+});
+
+both_databases!(only_the_sender_sees_and_revokes_a_share, |db| {
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let (_, other) = stack.account_with_key(Plan::Free, "upload").await;
+    let token = token_of(
+        &send(&stack, &key, &ciphertext(1000, 13), &share_metadata(""))
+            .await
+            .unwrap(),
+    );
+    let mut files = FileServiceClient::connect(stack.grpc.clone())
+        .await
+        .unwrap();
+    let refused = files
+        .delete_file(authed(
+            DeleteFileRequest {
+                token: token.clone(),
+            },
+            &other,
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::NotFound);
+    assert_eq!(info(&stack, &token).await.status(), 200);
+    files
+        .delete_file(authed(
+            DeleteFileRequest {
+                token: token.clone(),
+            },
+            &key,
+        ))
+        .await
+        .unwrap();
+    problem(info(&stack, &token).await, 404, "file-not-found").await;
+    assert_eq!(stack.storage_used(account).await, 0);
+});
+
+both_databases!(an_expired_share_answers_gone, |db| {
+    let stack = Stack::start(db).await;
+    let (_, key) = stack.account_with_key(Plan::Free, "upload").await;
+    // expiresIn 1 (second).
+    let token = token_of(
+        &send(
+            &stack,
+            &key,
+            &ciphertext(1000, 15),
+            &share_metadata(",expiresIn MQ=="),
+        )
+        .await
+        .unwrap(),
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    let body = problem(info(&stack, &token).await, 410, "file-gone").await;
+    assert!(body["detail"].as_str().unwrap().contains("expired"));
+});
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_share_service_answers_over_grpc() {
+    let stack = Stack::start(quire_e2e::Db::Sqlite).await;
+    let (_, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let bytes = ciphertext(150_000, 17);
+    let token = token_of(
+        &send(&stack, &key, &bytes, &share_metadata(""))
+            .await
+            .unwrap(),
+    );
+    let mut shares = ShareServiceClient::connect(stack.grpc.clone())
+        .await
+        .unwrap();
+    let share = shares
+        .get_share(GetShareRequest {
+            token: token.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .share
+        .unwrap();
+    assert_eq!((share.size, share.downloads_left), (bytes.len() as u64, 1));
+    let nonce = shares
+        .challenge_share(ChallengeShareRequest {
+            token: token.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .nonce;
+    let proof = ShareProof {
+        token: token.clone(),
+        proof: hmac(&PROOF_KEY, &nonce).into(),
+        nonce,
+    };
+    let mut stream = shares
+        .claim_share(ClaimShareRequest { proof: Some(proof) })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut got = Vec::new();
+    let mut first = true;
+    while let Some(message) = stream.message().await.unwrap() {
+        match message.payload.unwrap() {
+            Payload::Share(share) if first => assert_eq!(share.downloads_left, 0),
+            Payload::Chunk(chunk) => got.extend_from_slice(&chunk),
+            other => panic!("unexpected {other:?}"),
+        }
+        first = false;
+    }
+    assert_eq!(got, bytes);
+    let gone = shares
+        .get_share(GetShareRequest { token })
+        .await
+        .unwrap_err();
+    assert_eq!(gone.code(), tonic::Code::NotFound);
+}
