@@ -1,18 +1,19 @@
 //! The edge's browser code, embedded at build time. From npm (web/package-lock.json), which
 //! scripts/setup.sh installs: Swagger UI for the API documentation page, pdf.js for the
-//! toolbox's page thumbnails, and esbuild (its WebAssembly build: one package on every
-//! platform) which turns each page's script in `web/src/` into the file served, minified, in
-//! `OUT_DIR/web/`. Without them the build stops here with what to do, rather than at an
-//! `include_bytes!` that names a missing file.
+//! toolbox's page thumbnails, qrcode-generator for the share page's QR codes, and esbuild (its
+//! WebAssembly build: one package on every platform) which turns each page's script in
+//! `web/src/` into the file served, minified, in `OUT_DIR/web/`. Without them the build stops
+//! here with what to do, rather than at an `include_bytes!` that names a missing file.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const FILES: [(&str, &str); 5] = [
+const FILES: [(&str, &str); 6] = [
     ("swagger-ui-dist", "swagger-ui-bundle.js"),
     ("swagger-ui-dist", "swagger-ui.css"),
     ("pdfjs-dist", "build/pdf.min.mjs"),
     ("pdfjs-dist", "build/pdf.worker.min.mjs"),
+    ("qrcode-generator", "dist/qrcode.mjs"),
     ("esbuild-wasm", "bin/esbuild"),
 ];
 
@@ -26,6 +27,18 @@ const ENTRIES: [&str; 6] = [
     "redact.js",
     "thumbnails.js",
 ];
+
+/// The share pages' scripts and their workers (the sender's uploader, the recipient's service
+/// worker), each bundled with what it imports (`web/src/share/`: the encryption, the uploader;
+/// the QR library from npm) into one classic script: not every browser runs module workers.
+const BUNDLES: [&str; 4] = [
+    "share-send.js",
+    "share-upload-worker.js",
+    "share-receive.js",
+    "share-sw.js",
+];
+/// What the bundles import, for cargo to watch.
+const SHARED: &str = "web/src/share";
 
 fn main() {
     let modules = Path::new("web/node_modules");
@@ -41,13 +54,16 @@ fn main() {
             );
         }
     }
-    bundle(&modules.join("esbuild-wasm/bin/esbuild"));
+    let esbuild = modules.join("esbuild-wasm/bin/esbuild");
+    println!("cargo::rerun-if-changed={SHARED}");
+    run_esbuild(&esbuild, &ENTRIES, &[]);
+    run_esbuild(&esbuild, &BUNDLES, &["--bundle", "--format=iife"]);
 }
 
-/// Runs esbuild over the entries into `OUT_DIR/web`.
-fn bundle(esbuild: &Path) {
+/// Runs esbuild over `entries` of `web/src` into `OUT_DIR/web`.
+fn run_esbuild(esbuild: &Path, entries: &[&str], mode: &[&str]) {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR")).join("web");
-    let sources: Vec<PathBuf> = ENTRIES
+    let sources: Vec<PathBuf> = entries
         .iter()
         .map(|e| Path::new("web/src").join(e))
         .collect();
@@ -57,6 +73,7 @@ fn bundle(esbuild: &Path) {
     let status = Command::new("node")
         .arg(esbuild)
         .args(&sources)
+        .args(mode)
         .arg("--minify")
         .arg("--log-level=warning")
         .arg(format!("--outdir={}", out.display()))

@@ -9,16 +9,18 @@
 # of a 30-page PDF, PDF/A against Ghostscript judged by pikepdf's validator;
 # QUIRE_BENCH_ONLY=pages|redact|pdfa runs one part),
 # `scripts/bench.sh convert` (office and HTML to PDF with the warm engines against a cold
-# `soffice --convert-to pdf` and `chromium --print-to-pdf` per file).
+# `soffice --convert-to pdf` and `chromium --print-to-pdf` per file),
+# `scripts/bench.sh share` (a 200 MiB file shared end to end encrypted in Chromium, both ways,
+# against the same bytes uploaded and downloaded plainly; QUIRE_BENCH_MIB sets the size).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-bench="${1:?usage: scripts/bench.sh process|support|upload|tools|convert}"
+bench="${1:?usage: scripts/bench.sh process|support|upload|tools|convert|share}"
 # The process and tools benchmarks also read the real-world corpus (.cache/compress-corpus), the
 # process one also .cache/compress-corpus-more (setup.sh --corpus fetches it, --tests does not);
 # the tools benchmark judges PDF/A outputs with the test tools' pikepdf (.cache/venv).
-if [ "$bench" = tools ]; then
+if [ "$bench" = tools ] || [ "$bench" = share ]; then
   scripts/setup.sh --tests
 elif [ "$bench" = process ]; then
   scripts/setup.sh --corpus
@@ -68,6 +70,11 @@ case "$bench" in
     export QUIRE_OFFICE_CORPUS="$root/$office_dir"
     cargo bench -p quire-convert --bench office
     exec cargo bench -p quire-convert --bench html
+    ;;
+  share)
+    # The browser test's stack, built optimized; its plain uploads skip the scan, as shares do.
+    scripts/clamd.sh --test-signatures
+    exec cargo test --release -p quire-e2e --test web share_throughput_in_chromium -- --ignored --nocapture
     ;;
   *) echo "unknown benchmark $bench" >&2; exit 2 ;;
 esac

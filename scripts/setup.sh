@@ -119,7 +119,7 @@ fi
 # (35 MB) serves only its use outside a browser.
 web="$root/http-edge/web"
 if [ ! "$web/node_modules/.package-lock.json" -nt "$web/package-lock.json" ]; then
-  echo "setup: installing Swagger UI, pdf.js and esbuild into http-edge/web"
+  echo "setup: installing Swagger UI, pdf.js, qrcode-generator and esbuild into http-edge/web"
   npm ci --prefix "$web" --ignore-scripts --omit=optional --no-audit --no-fund
 fi
 

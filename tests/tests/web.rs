@@ -11,6 +11,8 @@ use quire_e2e::{
 
 #[path = "web/account_forms.rs"]
 mod account_forms;
+#[path = "web/share.rs"]
+mod share;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn web_interface_in_chromium() {
@@ -112,14 +114,16 @@ async fn the_favicon_is_served_and_linked() {
 
 /// The one-time share's encryption format (http-edge/web/src/share/crypto.mjs) in Node's
 /// WebCrypto, the browser's API: round trips at chunk boundaries, a wrong secret or password,
-/// and every alteration of the ciphertext refused (http-edge/web/test/share-crypto.test.mjs).
+/// every alteration of the ciphertext refused, the typeable secret (share-crypto.test.mjs);
+/// and the uploader's pieces, the stream's bytes from any offset it resumes at
+/// (share-upload.test.mjs).
 #[test]
 fn share_encryption_format_holds_in_node() {
-    let test =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../http-edge/web/test/share-crypto.test.mjs");
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("../http-edge/web/test");
     let output = Command::new("node")
         .arg("--test")
-        .arg(&test)
+        .arg(tests.join("share-crypto.test.mjs"))
+        .arg(tests.join("share-upload.test.mjs"))
         .output()
         .expect("node runs (install nodejs)");
     assert!(

@@ -113,6 +113,7 @@ fn to_proto(info: shares::ShareInfo) -> ShareInfo {
         downloads_left,
         password,
         tries_left,
+        salt,
     } = info;
     ShareInfo {
         size,
@@ -120,5 +121,6 @@ fn to_proto(info: shares::ShareInfo) -> ShareInfo {
         downloads_left,
         password,
         tries_left,
+        salt: salt.into(),
     }
 }

@@ -34,7 +34,7 @@ pub async fn open(core: &Core, proof: &Proof) -> ApiResult<(Vec<u8>, ShareInfo)>
     if used.rows_affected == 0 {
         return Err(stale());
     }
-    let info = ShareInfo::of(&row, &seal);
+    let info = ShareInfo::of(&row, &seal, super::salt(core, &row).await?);
     Ok((seal.sealed_metadata, info))
 }
 
@@ -48,6 +48,7 @@ pub struct Claimed {
 /// (ciphertext deleted, storage released) once its body is dropped, sent or cut off.
 pub async fn claim(core: &Core, proof: &Proof) -> ApiResult<Claimed> {
     let (row, seal) = verify(core, proof).await?;
+    let salt = super::salt(core, &row).await?;
     // Opened before the claim, as plain downloads do: a parallel last download's retirement
     // cannot take the bytes away from this one.
     let body = read_blob(core, &row.blob_key, None).await?;
@@ -78,7 +79,7 @@ pub async fn claim(core: &Core, proof: &Proof) -> ApiResult<Claimed> {
             stale()
         });
     }
-    let info = ShareInfo::of(&after, &seal);
+    let info = ShareInfo::of(&after, &seal, salt);
     let body = if used_up(&after) {
         retire_after(body, core, &after)
     } else {

@@ -38,10 +38,13 @@ pub struct ShareInfo {
     pub downloads_left: u64,
     pub password: bool,
     pub tries_left: u32,
+    /// The salt of the ciphertext's header, which every key is derived with: the recipient's
+    /// page needs it before it can prove anything. Not secret.
+    pub salt: Vec<u8>,
 }
 
 impl ShareInfo {
-    pub fn of(row: &file::Model, seal: &Seal) -> ShareInfo {
+    pub fn of(row: &file::Model, seal: &Seal, salt: Vec<u8>) -> ShareInfo {
         ShareInfo {
             size: row.size.max(0) as u64,
             expires_at: row.expires_at,
@@ -50,6 +53,7 @@ impl ShareInfo {
                 .map_or(0, |max| max.saturating_sub(row.downloads).max(0) as u64),
             password: seal.password,
             tries_left: MAX_WRONG_TRIES.saturating_sub(row.share_wrong_tries).max(0) as u32,
+            salt,
         }
     }
 }
@@ -67,7 +71,16 @@ pub async fn find(core: &Core, token: &str) -> ApiResult<(file::Model, Seal)> {
 /// The facts a recipient's page shows; changes nothing.
 pub async fn info(core: &Core, token: &str) -> ApiResult<ShareInfo> {
     let (row, seal) = find(core, token).await?;
-    Ok(ShareInfo::of(&row, &seal))
+    let salt = salt(core, &row).await?;
+    Ok(ShareInfo::of(&row, &seal, salt))
+}
+
+/// The salt from the stored ciphertext's header (checked by [`layout::check`] when stored): a
+/// 16-byte range read, so the database keeps nothing of the ciphertext.
+pub(crate) async fn salt(core: &Core, row: &file::Model) -> ApiResult<Vec<u8>> {
+    let path = object_store::path::Path::from(row.blob_key.as_str());
+    let bytes = object_store::ObjectStoreExt::get_range(&core.store, &path, layout::SALT).await?;
+    Ok(bytes.to_vec())
 }
 
 /// 404 with what a recipient can do.

@@ -33,6 +33,8 @@ struct Facts {
     downloads_left: u64,
     password: bool,
     tries_left: u32,
+    /// base64url of the header's salt.
+    salt: String,
 }
 
 impl From<ShareInfo> for Facts {
@@ -43,6 +45,7 @@ impl From<ShareInfo> for Facts {
             downloads_left,
             password,
             tries_left,
+            salt,
         } = info;
         Facts {
             size,
@@ -50,6 +53,7 @@ impl From<ShareInfo> for Facts {
             downloads_left,
             password,
             tries_left,
+            salt: URL_SAFE_NO_PAD.encode(&salt),
         }
     }
 }

@@ -29,6 +29,13 @@ const SIGN: &str = script!("sign.js");
 const FILL_FORM: &str = script!("fill-form.js");
 const THUMBNAILS: &str = script!("thumbnails.js");
 const REDACT: &str = script!("redact.js");
+/// The encrypted share pages' scripts, bundled with the encryption and the QR library, the
+/// sender's upload worker, and the recipient's service worker, served at `/s/sw.js` (its scope
+/// is where it is served from).
+const SHARE_SEND: &str = script!("share-send.js");
+const SHARE_UPLOAD_WORKER: &str = script!("share-upload-worker.js");
+const SHARE_RECEIVE: &str = script!("share-receive.js");
+const SHARE_WORKER: &str = script!("share-sw.js");
 const PDFJS: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/web/node_modules/pdfjs-dist/build/pdf.min.mjs"
@@ -52,6 +59,12 @@ pub async fn serve(Path(name): Path<String>) -> Response {
         "fill-form.js" => (FILL_FORM.as_bytes(), "text/javascript; charset=utf-8"),
         "thumbnails.js" => (THUMBNAILS.as_bytes(), "text/javascript; charset=utf-8"),
         "redact.js" => (REDACT.as_bytes(), "text/javascript; charset=utf-8"),
+        "share-send.js" => (SHARE_SEND.as_bytes(), "text/javascript; charset=utf-8"),
+        "share-receive.js" => (SHARE_RECEIVE.as_bytes(), "text/javascript; charset=utf-8"),
+        "share-upload-worker.js" => (
+            SHARE_UPLOAD_WORKER.as_bytes(),
+            "text/javascript; charset=utf-8",
+        ),
         // One path segment each, as the route is `/assets/{name}`.
         "pdf.min.mjs" => (PDFJS, "text/javascript; charset=utf-8"),
         "pdf.worker.min.mjs" => (PDFJS_WORKER, "text/javascript; charset=utf-8"),
@@ -61,6 +74,17 @@ pub async fn serve(Path(name): Path<String>) -> Response {
         }
     };
     asset(body, kind)
+}
+
+/// GET /s/sw.js: the recipient's service worker, with the pages' CSP (which also binds what
+/// the worker fetches: this site only). Revalidated on every registration so that a new
+/// version takes over at once.
+pub async fn share_worker() -> Response {
+    let mut response = asset(SHARE_WORKER.as_bytes(), "text/javascript; charset=utf-8");
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
 }
 
 /// GET /favicon.ico.

@@ -1,5 +1,6 @@
-//! The dashboard: plan and usage, API keys (create, shown once; revoke), files (delete). Each
-//! page is one or two AccountService calls made with the visitor's session.
+//! The dashboard: plan and usage, API keys (create, shown once; revoke), files (delete) and
+//! encrypted shares (revoke). Each page is one or two AccountService calls made with the
+//! visitor's session.
 
 use axum::{
     Form,
@@ -288,6 +289,7 @@ pub async fn files(
     who: LoggedIn,
 ) -> Result<Response, Problem> {
     let t = lang.t();
+    let s = super::share::texts(lang);
     let files = state
         .core
         .accounts
@@ -309,21 +311,34 @@ pub async fn files(
                     } }
                     tbody {
                         @for (i, file) in files.iter().enumerate() {
-                            tr {
-                                td { (file.filename) }
+                            // An encrypted share: its name is sealed (the server holds a
+                            // placeholder), and deleting it revokes its link.
+                            @let (name, delete, confirm) = if file.encrypted {
+                                (s.encrypted_share, s.revoke, s.revoke_confirm)
+                            } else {
+                                (file.filename.as_str(), t.delete, t.delete_confirm)
+                            };
+                            tr.encrypted[file.encrypted] {
+                                td { @if file.encrypted { em { (name) } } @else { (name) } }
                                 td { (size(file.size)) }
-                                td { code { (file.mime_type) } }
+                                td { @if file.encrypted { "—" } @else { code { (file.mime_type) } } }
                                 td.copy-row {
-                                    input id=(format!("link-{i}")) type="text" readonly value=(file.url) aria-label=(format!("{} {}", t.link, file.filename));
+                                    input id=(format!("link-{i}")) type="text" readonly value=(file.url) aria-label=(format!("{} {}", t.link, name));
                                     button type="button" data-copy=(format!("link-{i}")) data-copied=(t.copied) { (t.copy) }
                                 }
                                 td { (date(file.expires_at.as_ref()).unwrap_or_else(|| "—".to_owned())) }
-                                // A limited link: downloads made of those it allows.
-                                td { (file.downloads) @if let Some(max) = file.max_downloads { " / " (max) } }
+                                // A limited link: downloads made of those it allows; a share
+                                // says what is left, which is what its sender watches.
                                 td {
-                                    form method="post" action=(format!("/dashboard/files/{}/delete", file.token)) data-confirm=(t.delete_confirm) {
+                                    @match (file.encrypted, file.downloads_left) {
+                                        (true, Some(left)) => { (left) " " (s.left) },
+                                        _ => { (file.downloads) @if let Some(max) = file.max_downloads { " / " (max) } },
+                                    }
+                                }
+                                td {
+                                    form method="post" action=(format!("/dashboard/files/{}/delete", file.token)) data-confirm=(confirm) {
                                         input type="hidden" name="csrf" value=(who.csrf_token);
-                                        button.danger type="submit" aria-label=(format!("{} {}", t.delete, file.filename)) { (t.delete) }
+                                        button.danger type="submit" aria-label=(format!("{delete} {name}")) { (delete) }
                                     }
                                 }
                             }
@@ -331,7 +346,9 @@ pub async fn files(
                     }
                 }
             }
+            @if files.iter().any(|f| f.encrypted) { p { small { (s.no_key_kept) } } }
         }
+        p { a.button.secondary href="/share" { (s.send_title) } }
     };
     Ok(page(lang, &who, t.files, body))
 }

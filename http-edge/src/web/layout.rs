@@ -70,6 +70,7 @@ impl Page<'_> {
                                 a href="/dashboard/api-keys" { (t.api_keys) }
                                 a href="/dashboard/files" { (t.files) }
                                 a href="/tools" { (t.tools) }
+                                a href="/share" { (super::share::texts(lang).nav) }
                                 a href="/dashboard/account" { (t.account) }
                             } @else {
                                 a href="/docs" { (t.api_docs) }

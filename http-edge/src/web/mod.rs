@@ -1,6 +1,7 @@
 //! The web interface: server-rendered pages (maud, compiled in) for people, in French and
 //! English. Every page is a translation into AccountService, FileService, ProcessService and
-//! SupportService calls made with the visitor's session, like the REST routes with a key.
+//! SupportService calls made with the visitor's session, like the REST routes with a key; the
+//! encrypted share pages are shells for the scripts that encrypt and decrypt in the browser.
 
 mod account_pages;
 mod account_settings;
@@ -12,6 +13,7 @@ mod i18n;
 mod layout;
 mod next_path;
 mod session;
+mod share;
 mod toolbox;
 mod tools;
 
@@ -55,6 +57,11 @@ pub fn routes() -> Router<EdgeState> {
             "/dashboard/files/{token}/delete",
             post(dashboard::delete_file),
         )
+        .route("/share", get(share::send_page))
+        // The recipient's side: the service worker (a static segment, which wins over the
+        // token) and the page. The page's JSON routes are the API's (routes/encrypted_share.rs).
+        .route("/s/sw.js", get(assets::share_worker))
+        .route("/s/{token}", get(share::receive_page))
         .route("/tools", get(tools::index))
         .route("/tools/{tool}", get(tools::page))
 }

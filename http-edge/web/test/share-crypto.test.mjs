@@ -3,21 +3,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
-  CHUNK_SIZE, HEADER_SIZE, TAG_SIZE, decryptStream, deriveKeys, encryptStream, newHeader, newSecret,
-  openMetadata, proof, readHeader, sealMetadata, secretFromText, secretToText,
+  CHUNK_SIZE, HEADER_SIZE, TAG_SIZE, ciphertextLength, decryptStream, deriveKeys, encryptStream,
+  formatCode, newCode, newHeader, newSecret, normalizeCode, openMetadata, proof, readHeader,
+  sealChunk, sealMetadata, secretFromCode, secretFromText, secretToText,
 } from "../src/share/crypto.mjs";
+import { random } from "./random-bytes.mjs";
 
 const SMALL = 1024;
-
-function random(size, seed) {
-  const bytes = new Uint8Array(size);
-  let x = seed;
-  for (let i = 0; i < size; i++) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    bytes[i] = x >>> 24;
-  }
-  return bytes;
-}
 
 /// The stream's bytes, fed in pieces of `piece` bytes, through `transform`.
 async function through(transform, bytes, piece = 997) {
@@ -125,4 +117,66 @@ test("the metadata, the secret's text and the claim proof", async () => {
   assert.deepEqual(new Uint8Array(createHmac("sha256", keys.proof).update(nonce).digest()), a);
   assert.deepEqual(await proof((await deriveKeys(secret, salt)).proof, nonce), a);
   assert.notDeepEqual(await proof(other.proof, nonce), a);
+});
+
+test("a typeable code: 20 Crockford characters in groups of 4, read back whatever the typing", async () => {
+  const codes = new Set();
+  for (let i = 0; i < 200; i++) {
+    const code = newCode();
+    assert.match(code, /^([0-9A-HJKMNP-TV-Z]{4}-){4}[0-9A-HJKMNP-TV-Z]{4}$/);
+    codes.add(code);
+  }
+  assert.equal(codes.size, 200);
+  // Every character of the alphabet turns up (100 bits, 5 per character, none favoured).
+  const seen = new Set([...codes].join("").replaceAll("-", ""));
+  assert.equal(seen.size, 32);
+  const code = "7K3M-Q0ZX-1B9T-WR5H-E2NA";
+  assert.equal(normalizeCode(code), "7K3MQ0ZX1B9TWR5HE2NA");
+  assert.equal(normalizeCode(" 7k3m q0zx-lb9t wr5h e2na "), "7K3MQ0ZX1B9TWR5HE2NA");
+  assert.equal(normalizeCode("7K3M-QOZX-IB9T-WR5H-E2NA"), "7K3MQ0ZX1B9TWR5HE2NA");
+  assert.equal(normalizeCode("7K3M-Q0ZX-1B9T-WR5H-E2N"), null, "one character short");
+  assert.equal(normalizeCode("7K3M-Q0ZX-1B9T-WR5H-E2NU"), null, "U is not in the alphabet");
+  assert.equal(formatCode("7K3MQ0ZX1B9TWR5HE2NA"), code);
+});
+
+test("a code gives the share's secret through PBKDF2 with the share's salt", async () => {
+  const salt = readHeader(newHeader()).salt;
+  const code = newCode();
+  const secret = await secretFromCode(code, salt);
+  assert.equal(secret.length, 32);
+  assert.deepEqual(await secretFromCode(code.toLowerCase().replaceAll("-", " "), salt), secret);
+  const { pbkdf2Sync } = await import("node:crypto");
+  const expected = pbkdf2Sync(normalizeCode(code), salt, 600_000, 32, "sha256");
+  assert.deepEqual(secret, new Uint8Array(expected));
+  const otherSalt = readHeader(newHeader()).salt;
+  assert.notDeepEqual(await secretFromCode(code, otherSalt), secret);
+  await assert.rejects(secretFromCode("not a code", salt), /20 characters/);
+  // The recipient, with the code and the share's salt, opens what the sender sealed.
+  const header = newHeader(SMALL);
+  const sent = await secretFromCode(code, readHeader(header).salt);
+  const plain = random(3000, 9);
+  const cipher = await through(encryptStream((await deriveKeys(sent, readHeader(header).salt)).content, header), plain);
+  const received = await secretFromCode(code.toLowerCase(), readHeader(cipher).salt);
+  assert.deepEqual(await through(decryptStream(opener(received)), cipher), plain);
+});
+
+test("chunks sealed one by one are the stream's bytes: an upload resumes mid-chunk", async () => {
+  const secret = newSecret();
+  for (const size of [0, SMALL, 5 * SMALL + 77]) {
+    const header = newHeader(SMALL);
+    const { content } = await deriveKeys(secret, readHeader(header).salt);
+    const plain = random(size, size + 3);
+    const whole = await through(encryptStream(content, header), plain);
+    assert.equal(whole.length, ciphertextLength(size, SMALL));
+    const chunks = Math.max(1, Math.ceil(size / SMALL));
+    const parts = [header];
+    for (let i = 0; i < chunks; i++) {
+      parts.push(await sealChunk(content, header, i, plain.subarray(i * SMALL, (i + 1) * SMALL), i === chunks - 1));
+    }
+    const joined = new Uint8Array(whole.length);
+    let at = 0;
+    for (const part of parts) { joined.set(part, at); at += part.length; }
+    assert.deepEqual(joined, whole, `size ${size}`);
+  }
+  assert.equal(ciphertextLength(CHUNK_SIZE * 2), HEADER_SIZE + CHUNK_SIZE * 2 + 2 * TAG_SIZE);
 });

@@ -181,6 +181,10 @@ both_databases!(a_share_is_stored_as_sent_and_read_once, |db| {
         assert_eq!(facts["downloadsLeft"], 1);
         assert_eq!(facts["password"], false);
         assert_eq!(facts["triesLeft"], 5);
+        let salt = URL_SAFE_NO_PAD
+            .decode(facts["salt"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(salt, bytes[15..31], "the header's salt");
     }
     let plain = Client::new()
         .get(stack.url(&format!("/f/{token}")))

@@ -48,6 +48,54 @@ export function secretFromText(text) {
   return secret;
 }
 
+/// The typeable secret, for sending apart from the link: 20 Crockford base32 characters (100
+/// random bits), shown in groups of 4. Crockford's alphabet has no I, L, O or U, so what a
+/// person reads aloud or retypes maps back (I and L to 1, O to 0, any case, any separators).
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+export const CODE_LENGTH = 20;
+
+export function newCode() {
+  const random = globalThis.crypto.getRandomValues(new Uint8Array(13));
+  let bits = 0n;
+  for (const byte of random) bits = (bits << 8n) | BigInt(byte);
+  bits >>= 4n; // 104 random bits, 100 kept
+  let code = "";
+  for (let i = 0; i < CODE_LENGTH; i++) {
+    code = CROCKFORD[Number(bits & 31n)] + code;
+    bits >>= 5n;
+  }
+  return formatCode(code);
+}
+
+/// The code as typed → its 20 characters, or null when it cannot be one (a character outside
+/// the alphabet, or the wrong count): the page says so before spending one of the share's tries.
+export function normalizeCode(typed) {
+  const code = typed.toUpperCase().replace(/[\s-]/g, "").replace(/[IL]/g, "1").replace(/O/g, "0");
+  if (code.length !== CODE_LENGTH || [...code].some((c) => !CROCKFORD.includes(c))) return null;
+  return code;
+}
+
+/// `XXXX-XXXX-XXXX-XXXX-XXXX`.
+export function formatCode(code) {
+  return code.match(/.{1,4}/g).join("-");
+}
+
+/// The share's 32-byte secret from its code: PBKDF2-SHA-256 (600,000 iterations) salted with the
+/// share's salt, so that each guess costs as much as a password's and no guess serves two shares.
+export async function secretFromCode(typed, salt) {
+  const code = normalizeCode(typed);
+  if (!code) throw new Error(`a secret is ${CODE_LENGTH} characters from 0-9 and A-Z (no U)`);
+  const base = await subtle.importKey("raw", encoder.encode(code), "PBKDF2", false, ["deriveBits"]);
+  return new Uint8Array(await subtle.deriveBits(
+    { name: "PBKDF2", hash: "SHA-256", salt, iterations: PBKDF2_ITERATIONS }, base, 256));
+}
+
+/// Bytes of ciphertext for `size` bytes of plaintext: the header, and a tag per chunk (at least
+/// one: an empty file has one empty final chunk).
+export function ciphertextLength(size, chunkSize = CHUNK_SIZE) {
+  return HEADER_SIZE + size + TAG_SIZE * Math.max(1, Math.ceil(size / chunkSize));
+}
+
 /// The three keys of a share: content (AES-GCM), metadata (AES-GCM), and the proof key's 32
 /// bytes, which the sender's page hands the server when the share is made (as Firefox Send's
 /// auth key): HKDF keeps it apart from the other two, so it decrypts nothing, and the server
@@ -99,17 +147,24 @@ function nonce(prefix, index, last) {
   return bytes;
 }
 
+/// Chunk `index` of the ciphertext, sealed on its own: the same key, header, index and
+/// plaintext always give the same bytes, so an upload cut off mid-chunk resumes by sealing that
+/// chunk again and skipping what the server already has.
+export async function sealChunk(key, header, index, plain, last) {
+  if (index >= MAX_CHUNKS) throw new Error("the file has more chunks than one share may hold");
+  const { prefix } = readHeader(header);
+  return new Uint8Array(await subtle.encrypt(
+    { name: "AES-GCM", iv: nonce(prefix, index, last), additionalData: header }, key, plain));
+}
+
 /// Plaintext stream → header and ciphertext chunks.
 export function encryptStream(key, header) {
-  const { chunkSize, prefix } = readHeader(header);
+  const { chunkSize } = readHeader(header);
   let pending = new Uint8Array(0);
   let index = 0;
   const seal = async (controller, plain, last) => {
-    if (index >= MAX_CHUNKS) throw new Error("the file has more chunks than one share may hold");
-    const sealed = await subtle.encrypt(
-      { name: "AES-GCM", iv: nonce(prefix, index, last), additionalData: header }, key, plain);
+    controller.enqueue(await sealChunk(key, header, index, plain, last));
     index += 1;
-    controller.enqueue(new Uint8Array(sealed));
   };
   return new TransformStream({
     start(controller) {
