@@ -121,7 +121,7 @@ pub async fn open(
     }
     // The blob is opened before the claim: another download's retirement, once it is claimed,
     // cannot take the bytes away from under this one (an open file, a started GET).
-    let mut body = read_blob(core, &file.blob_key, Some(offset..end)).await?;
+    let mut body = read_file_blob(core, &file, Some(offset..end)).await?;
     let last = match (range, file.max_downloads) {
         (None, Some(_)) => {
             file = claim(core, &file).await?;
@@ -236,16 +236,51 @@ pub async fn read_blob(
     key: &str,
     range: Option<std::ops::Range<u64>>,
 ) -> ApiResult<BoxStream<'static, ApiResult<Bytes>>> {
+    Ok(chunks_of(get_blob(core, key, range).await?))
+}
+
+/// As [`read_blob`], for the blob of a file read as visible: a parallel last download, a burn
+/// or the sweeper may have retired the file since, and then its missing blob is the file being
+/// gone (410, said as the row now says it), not a fault of the server.
+pub(crate) async fn read_file_blob(
+    core: &Core,
+    row: &file::Model,
+    range: Option<std::ops::Range<u64>>,
+) -> ApiResult<BoxStream<'static, ApiResult<Bytes>>> {
+    match get_blob(core, &row.blob_key, range).await {
+        Ok(result) => Ok(chunks_of(result)),
+        Err(object_store::Error::NotFound { .. }) => Err(retired_meanwhile(core, row).await),
+        Err(error) => Err(error.into()),
+    }
+}
+
+/// The answer for a file whose blob went after its row was read.
+pub(crate) async fn retired_meanwhile(core: &Core, row: &file::Model) -> ApiError {
+    match file::Entity::find_by_id(row.id).one(&core.db).await {
+        Ok(Some(now)) => gone(&now),
+        Ok(None) => ApiError::new(ErrorCode::FileNotFound, "this file was deleted"),
+        Err(error) => error.into(),
+    }
+}
+
+async fn get_blob(
+    core: &Core,
+    key: &str,
+    range: Option<std::ops::Range<u64>>,
+) -> object_store::Result<object_store::GetResult> {
     let options = GetOptions {
         range: range.map(GetRange::Bounded),
         ..Default::default()
     };
-    let result = core.store.get_opts(&Path::from(key), options).await?;
+    core.store.get_opts(&Path::from(key), options).await
+}
+
+fn chunks_of(result: object_store::GetResult) -> BoxStream<'static, ApiResult<Bytes>> {
     let std::ops::Range { start, end } = result.range;
-    Ok(match result.payload {
+    match result.payload {
         GetResultPayload::File(handle, _) => read_file_chunks(handle, start, end - start),
         GetResultPayload::Stream(stream) => rechunk(stream),
-    })
+    }
 }
 
 fn read_file_chunks(

@@ -7,6 +7,7 @@ pub mod remove;
 pub mod sweeper;
 pub(crate) mod tee;
 pub mod upload;
+mod upload_guard;
 pub mod upload_options;
 
 use quire_proto::v1;

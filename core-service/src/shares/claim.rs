@@ -16,7 +16,7 @@ use crate::{
     Core,
     db::file::{self, STATE_READY},
     error::ApiResult,
-    files::download::{gone, read_blob, retire_after, used_up},
+    files::download::{gone, read_file_blob, retire_after, used_up},
 };
 
 /// The sealed metadata, for a proof of the secret; uses the nonce, claims nothing.
@@ -51,7 +51,7 @@ pub async fn claim(core: &Core, proof: &Proof) -> ApiResult<Claimed> {
     let salt = super::salt(core, &row).await?;
     // Opened before the claim, as plain downloads do: a parallel last download's retirement
     // cannot take the bytes away from this one.
-    let body = read_blob(core, &row.blob_key, None).await?;
+    let body = read_file_blob(core, &row, None).await?;
     let claimed = file::Entity::update_many()
         .col_expr(
             file::Column::Downloads,

@@ -76,11 +76,17 @@ pub async fn info(core: &Core, token: &str) -> ApiResult<ShareInfo> {
 }
 
 /// The salt from the stored ciphertext's header (checked by [`layout::check`] when stored): a
-/// 16-byte range read, so the database keeps nothing of the ciphertext.
+/// 16-byte range read, so the database keeps nothing of the ciphertext. A share retired since
+/// its row was read (a parallel last download, a burn) is gone, not a fault.
 pub(crate) async fn salt(core: &Core, row: &file::Model) -> ApiResult<Vec<u8>> {
     let path = object_store::path::Path::from(row.blob_key.as_str());
-    let bytes = object_store::ObjectStoreExt::get_range(&core.store, &path, layout::SALT).await?;
-    Ok(bytes.to_vec())
+    match object_store::ObjectStoreExt::get_range(&core.store, &path, layout::SALT).await {
+        Ok(bytes) => Ok(bytes.to_vec()),
+        Err(object_store::Error::NotFound { .. }) => {
+            Err(download::retired_meanwhile(core, row).await)
+        }
+        Err(error) => Err(error.into()),
+    }
 }
 
 /// 404 with what a recipient can do.
