@@ -46,6 +46,12 @@ impl Model {
     pub fn is_share(&self) -> bool {
         self.share_seal.is_some()
     }
+
+    /// Full downloads a limited link has left; `None` when there is no limit.
+    pub fn downloads_left(&self) -> Option<u64> {
+        self.max_downloads
+            .map(|max| max.saturating_sub(self.downloads).max(0) as u64)
+    }
 }
 
 impl ActiveModelBehavior for ActiveModel {}

@@ -54,9 +54,7 @@ pub fn to_proto(model: &file::Model, base_url: &str) -> v1::File {
         digest: model.digest.clone(),
         downloads: model.downloads.max(0) as u64,
         max_downloads: model.max_downloads.map(|max| max.max(0) as u64),
-        downloads_left: model
-            .max_downloads
-            .map(|max| max.saturating_sub(model.downloads).max(0) as u64),
+        downloads_left: model.downloads_left(),
         encrypted: model.is_share(),
     }
 }

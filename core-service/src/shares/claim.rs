@@ -5,17 +5,18 @@
 
 use bytes::Bytes;
 use chrono::Utc;
-use futures::stream::BoxStream;
+use futures::{StreamExt, stream::BoxStream};
 use sea_orm::{ColumnTrait, EntityTrait, ExprTrait, QueryFilter, sea_query::Expr};
 
 use super::{
     ShareInfo,
     challenge::{Proof, stale, verify},
+    layout,
 };
 use crate::{
     Core,
     db::file::{self, STATE_READY},
-    error::ApiResult,
+    error::{ApiError, ApiResult},
     files::download::{gone, read_file_blob, retire_after, used_up},
 };
 
@@ -48,10 +49,21 @@ pub struct Claimed {
 /// (ciphertext deleted, storage released) once its body is dropped, sent or cut off.
 pub async fn claim(core: &Core, proof: &Proof) -> ApiResult<Claimed> {
     let (row, seal) = verify(core, proof).await?;
-    let salt = super::salt(core, &row).await?;
     // Opened before the claim, as plain downloads do: a parallel last download's retirement
     // cannot take the bytes away from this one.
-    let body = read_file_blob(core, &row, None).await?;
+    let mut body = read_file_blob(core, &row, None).await?;
+    // The salt comes from the header the body starts with (its first chunk holds the whole
+    // header: the store's reads are gathered to 256 KiB), not from a second read of the blob.
+    let first = body.next().await.transpose()?.unwrap_or_default();
+    let salt = first.get(layout::SALT).map(<[u8]>::to_vec).ok_or_else(|| {
+        ApiError::internal(
+            "reading a share's header",
+            "ciphertext shorter than its header",
+        )
+    })?;
+    let body = futures::stream::once(async move { Ok(first) })
+        .chain(body)
+        .boxed();
     let claimed = file::Entity::update_many()
         .col_expr(
             file::Column::Downloads,

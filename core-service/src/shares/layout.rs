@@ -8,7 +8,7 @@ use crate::error::{ApiError, ApiResult};
 
 pub const HEADER_LEN: usize = 31;
 /// Where the header keeps the salt every key is derived with.
-pub const SALT: std::ops::Range<u64> = 15..31;
+pub const SALT: std::ops::Range<usize> = 15..31;
 const MAGIC: &[u8; 4] = b"QSH1";
 const TAG_LEN: u64 = 16;
 const MIN_CHUNK: u64 = 1024;

@@ -48,9 +48,7 @@ impl ShareInfo {
         ShareInfo {
             size: row.size.max(0) as u64,
             expires_at: row.expires_at,
-            downloads_left: row
-                .max_downloads
-                .map_or(0, |max| max.saturating_sub(row.downloads).max(0) as u64),
+            downloads_left: row.downloads_left().unwrap_or(0),
             password: seal.password,
             tries_left: MAX_WRONG_TRIES.saturating_sub(row.share_wrong_tries).max(0) as u32,
             salt,
@@ -80,7 +78,8 @@ pub async fn info(core: &Core, token: &str) -> ApiResult<ShareInfo> {
 /// its row was read (a parallel last download, a burn) is gone, not a fault.
 pub(crate) async fn salt(core: &Core, row: &file::Model) -> ApiResult<Vec<u8>> {
     let path = object_store::path::Path::from(row.blob_key.as_str());
-    match object_store::ObjectStoreExt::get_range(&core.store, &path, layout::SALT).await {
+    let range = layout::SALT.start as u64..layout::SALT.end as u64;
+    match object_store::ObjectStoreExt::get_range(&core.store, &path, range).await {
         Ok(bytes) => Ok(bytes.to_vec()),
         Err(object_store::Error::NotFound { .. }) => {
             Err(download::retired_meanwhile(core, row).await)
