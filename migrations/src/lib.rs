@@ -12,6 +12,7 @@ mod m0006_session_idle_timeout;
 mod m0007_storage_reservations;
 mod m0008_file_max_downloads;
 mod m0009_encrypted_shares;
+mod m0010_file_blob_parts;
 
 pub struct Migrator;
 
@@ -28,6 +29,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0007_storage_reservations::Migration),
             Box::new(m0008_file_max_downloads::Migration),
             Box::new(m0009_encrypted_shares::Migration),
+            Box::new(m0010_file_blob_parts::Migration),
         ]
     }
 }

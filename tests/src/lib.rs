@@ -241,7 +241,10 @@ impl Stack {
             })
         }
         let data = self._data_dir.path();
-        walk(&data.join("blobs").join("files")) + walk(&data.join("staging"))
+        // Files made by resumable uploads keep their parts under resumable/.
+        walk(&data.join("blobs").join("files"))
+            + walk(&data.join("blobs").join("resumable"))
+            + walk(&data.join("staging"))
     }
 
     /// Waits until the stack holds no file rows, no blobs and no reserved storage for the

@@ -140,6 +140,21 @@ both_databases!(
             format!("\"{}\"", digest_of(&bytes))
         );
         assert_eq!(shared.bytes().await.unwrap().to_vec(), bytes);
+        // The file keeps the three appends' parts, not a copy of them; a range across them
+        // reads on from one part into the next (and uses no download).
+        assert_eq!(stack.blob_files_on_disk(), 3);
+        let across = Client::new()
+            .get(file["url"].as_str().unwrap())
+            .header("range", "bytes=99990-250009")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(across.status(), 206);
+        assert_eq!(
+            header(&across, "content-range"),
+            format!("bytes 99990-250009/{}", bytes.len())
+        );
+        assert_eq!(across.bytes().await.unwrap(), &bytes[99_990..250_010]);
         assert_eq!(stack.calls_today(account).await, 1);
         assert_eq!(stack.storage_used(account).await, bytes.len() as i64);
         assert_eq!(stack.file_rows().await, 1);
@@ -152,6 +167,18 @@ both_databases!(
             "file-gone",
         )
         .await;
+        // The last download deletes the parts as its answer ends, maybe just after the 410.
+        for _ in 0..50 {
+            if stack.blob_files_on_disk() == 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert_eq!(
+            stack.blob_files_on_disk(),
+            0,
+            "the used-up file's parts are deleted"
+        );
 
         // Someone else's upload is not found; a finished one cannot be terminated.
         let (_, stranger) = stack.account_with_key(Plan::Free, "upload").await;

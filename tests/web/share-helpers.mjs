@@ -86,20 +86,32 @@ export async function sameBytes(a, b) {
 /// Bytes of ciphertext for a plaintext of `size` (docs/sharing.md).
 export const ciphertextLength = (size) => 31 + size + 16 * Math.max(1, Math.ceil(size / 65536));
 
-/// The stored blob of `size` bytes written last under the stack's data directory.
-export function blobOfSize(dataDir, size) {
+/// The stored bytes of `size` written last under the stack's data directory, as the files
+/// that hold them in order: one blob, or the parts a resumable upload left (files/blobs.rs).
+export function storedOfSize(dataDir, size) {
   const found = [];
   const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (statSync(full).size === size) found.push(full);
-    }
+    const entries = readdirSync(dir, { withFileTypes: true });
+    const files = entries.filter((e) => e.isFile()).map((e) => path.join(dir, e.name)).sort();
+    for (const file of files) if (statSync(file).size === size) found.push([file]);
+    if (files.length > 1 && files.reduce((n, f) => n + statSync(f).size, 0) === size) found.push(files);
+    for (const entry of entries) if (entry.isDirectory()) walk(path.join(dir, entry.name));
   };
   walk(path.join(dataDir, "blobs"));
-  found.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  assert.ok(found.length, `no blob of ${size} bytes under ${dataDir}`);
+  const newest = (files) => Math.max(...files.map((f) => statSync(f).mtimeMs));
+  found.sort((a, b) => newest(b) - newest(a));
+  assert.ok(found.length, `no stored bytes of size ${size} under ${dataDir}`);
   return found[0];
+}
+
+/// The file holding byte `offset` of `files` (storedOfSize's), and the offset within it.
+export function storedByteAt(files, offset) {
+  for (const file of files) {
+    const size = statSync(file).size;
+    if (offset < size) return [file, offset];
+    offset -= size;
+  }
+  throw new Error(`offset ${offset} is past the stored bytes`);
 }
 
 /// The browser's memory: the proportional set size (shared pages split between their users)

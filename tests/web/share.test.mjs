@@ -12,7 +12,7 @@ import { closeSync, openSync, readFileSync, readSync, statSync, writeSync } from
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { bigShare } from "./share-big.mjs";
-import { base, blobOfSize, ciphertextLength, download, info, open, sameBytes, share } from "./share-helpers.mjs";
+import { base, ciphertextLength, download, info, open, sameBytes, share, storedByteAt, storedOfSize } from "./share-helpers.mjs";
 import { watch } from "./watch.mjs";
 
 const fixtures = process.env.QUIRE_WEB_FIXTURES;
@@ -67,7 +67,7 @@ try {
   assert.equal(facts.downloadsLeft, 1);
   assert.equal(facts.size, ciphertextLength(statSync(small).size));
   // What the server stores is not the file: no 32-byte window of the plaintext is in the blob.
-  const stored = readFileSync(blobOfSize(dataDir, facts.size));
+  const stored = Buffer.concat(storedOfSize(dataDir, facts.size).map((file) => readFileSync(file)));
   const plain = readFileSync(small);
   for (let at = 0; at + 32 <= plain.length; at += Math.max(1, Math.floor(plain.length / 16))) {
     assert.equal(stored.indexOf(plain.subarray(at, at + 32)), -1, `plaintext bytes at ${at} are stored as they are`);
@@ -176,8 +176,8 @@ try {
 
   step("a ciphertext chunk altered on the server's disk: the page says the file is damaged");
   const tampered = await share(sender, { file: medium });
-  const blob = blobOfSize(dataDir, ciphertextLength(statSync(medium).size));
-  flipByte(blob, Math.floor(statSync(blob).size / 2));
+  const length = ciphertextLength(statSync(medium).size);
+  flipByte(...storedByteAt(storedOfSize(dataDir, length), Math.floor(length / 2)));
   page = await open(recipientContext, tampered.link);
   const [, damagedPath, failure] = await download(page);
   assert.equal(damagedPath, null);

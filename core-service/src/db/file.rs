@@ -26,6 +26,9 @@ pub struct Model {
     /// before uploads switched to BLAKE3. Empty until the upload is committed.
     pub digest: String,
     pub blob_key: String,
+    /// For a file kept as a resumable upload's parts (`<blob_key>/<index>`), their sizes in
+    /// order, comma-separated; `None` for a file kept as one blob at `blob_key`.
+    pub blob_parts: Option<String>,
     pub state: String,
     pub created_at: ChronoDateTimeUtc,
     pub expires_at: Option<ChronoDateTimeUtc>,

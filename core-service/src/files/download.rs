@@ -1,13 +1,12 @@
 //! Reading a stored file by its share token, whole or by byte range.
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use chrono::Utc;
 use futures::{StreamExt, stream::BoxStream};
-use object_store::{GetOptions, GetRange, GetResultPayload, ObjectStore, path::Path};
 use quire_proto::{ErrorCode, metadata};
 use sea_orm::{ColumnTrait, EntityTrait, ExprTrait, QueryFilter, sea_query::Expr};
 
-use super::{CHUNK_SIZE, names};
+use super::{blobs, names};
 use crate::{
     Core,
     db::file::{self, STATE_GONE, STATE_READY},
@@ -228,18 +227,7 @@ pub fn resolve(spec: RangeSpec, size: u64) -> ApiResult<(u64, u64)> {
     })
 }
 
-/// A blob's bytes (those of `range` when given) in transfer-sized chunks: local files are read
-/// [`CHUNK_SIZE`] at a time instead of in object_store's 8 KiB pieces, and a remote store's
-/// stream is gathered to that size.
-pub async fn read_blob(
-    core: &Core,
-    key: &str,
-    range: Option<std::ops::Range<u64>>,
-) -> ApiResult<BoxStream<'static, ApiResult<Bytes>>> {
-    Ok(chunks_of(get_blob(core, key, range).await?))
-}
-
-/// As [`read_blob`], for the blob of a file read as visible: a parallel last download, a burn
+/// A file's bytes ([`blobs::read`]), for a file read as visible: a parallel last download, a burn
 /// or the sweeper may have retired the file since, and then its missing blob is the file being
 /// gone (410, said as the row now says it), not a fault of the server.
 pub(crate) async fn read_file_blob(
@@ -247,8 +235,8 @@ pub(crate) async fn read_file_blob(
     row: &file::Model,
     range: Option<std::ops::Range<u64>>,
 ) -> ApiResult<BoxStream<'static, ApiResult<Bytes>>> {
-    match get_blob(core, &row.blob_key, range).await {
-        Ok(result) => Ok(chunks_of(result)),
+    match blobs::read(core, row, range).await {
+        Ok(body) => Ok(body),
         Err(object_store::Error::NotFound { .. }) => Err(retired_meanwhile(core, row).await),
         Err(error) => Err(error.into()),
     }
@@ -261,77 +249,6 @@ pub(crate) async fn retired_meanwhile(core: &Core, row: &file::Model) -> ApiErro
         Ok(None) => ApiError::new(ErrorCode::FileNotFound, "this file was deleted"),
         Err(error) => error.into(),
     }
-}
-
-async fn get_blob(
-    core: &Core,
-    key: &str,
-    range: Option<std::ops::Range<u64>>,
-) -> object_store::Result<object_store::GetResult> {
-    let options = GetOptions {
-        range: range.map(GetRange::Bounded),
-        ..Default::default()
-    };
-    core.store.get_opts(&Path::from(key), options).await
-}
-
-fn chunks_of(result: object_store::GetResult) -> BoxStream<'static, ApiResult<Bytes>> {
-    let std::ops::Range { start, end } = result.range;
-    match result.payload {
-        GetResultPayload::File(handle, _) => read_file_chunks(handle, start, end - start),
-        GetResultPayload::Stream(stream) => rechunk(stream),
-    }
-}
-
-fn read_file_chunks(
-    file: std::fs::File,
-    offset: u64,
-    length: u64,
-) -> BoxStream<'static, ApiResult<Bytes>> {
-    use std::io::{Read, Seek, SeekFrom};
-    let state = (file, offset, length, false);
-    futures::stream::try_unfold(state, |(mut file, pos, left, sought)| async move {
-        if left == 0 {
-            return Ok(None);
-        }
-        let want = (left as usize).min(CHUNK_SIZE);
-        let (file, chunk) = tokio::task::spawn_blocking(move || {
-            if !sought {
-                file.seek(SeekFrom::Start(pos))?;
-            }
-            let mut buf = vec![0u8; want];
-            file.read_exact(&mut buf)?;
-            Ok::<_, std::io::Error>((file, Bytes::from(buf)))
-        })
-        .await
-        .map_err(|e| ApiError::internal("file read", e))?
-        .map_err(|e| ApiError::internal("file read", e))?;
-        Ok(Some((
-            chunk,
-            (file, pos + want as u64, left - want as u64, true),
-        )))
-    })
-    .boxed()
-}
-
-fn rechunk(
-    stream: BoxStream<'static, object_store::Result<Bytes>>,
-) -> BoxStream<'static, ApiResult<Bytes>> {
-    let state = (stream, BytesMut::new(), false);
-    futures::stream::try_unfold(state, |(mut stream, mut buf, mut done)| async move {
-        while !done && buf.len() < CHUNK_SIZE {
-            match stream.next().await {
-                Some(chunk) => buf.extend_from_slice(&chunk?),
-                None => done = true,
-            }
-        }
-        if buf.is_empty() {
-            return Ok(None);
-        }
-        let chunk = buf.split_to(buf.len().min(CHUNK_SIZE)).freeze();
-        Ok(Some((chunk, (stream, buf, done))))
-    })
-    .boxed()
 }
 
 fn count_download(core: &Core, file_id: i64) {

@@ -1,5 +1,6 @@
 //! Stored files: scanned upload, share links and download, deletion and expiry.
 
+pub mod blobs;
 pub mod download;
 pub mod mime;
 pub mod names;

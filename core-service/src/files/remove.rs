@@ -2,9 +2,9 @@
 //! expiry and the sweeping of unfinished uploads, so the quota bookkeeping cannot drift.
 
 use chrono::Utc;
-use object_store::{ObjectStoreExt, path::Path};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, sea_query::Expr};
 
+use super::blobs;
 use crate::{
     Core,
     db::file::{self, STATE_COMMITTING, STATE_GONE, STATE_READY},
@@ -29,7 +29,11 @@ pub async fn remove(core: &Core, row: &file::Model) -> ApiResult<bool> {
     if matches!(row.state.as_str(), STATE_COMMITTING | STATE_READY) && row.size > 0 {
         storage::release(&core.db, row.account_id, row.size as u64).await?;
     }
-    delete_blob(core, &row.blob_key).await;
+    // A file made of a resumable upload's parts owns them once ready (the upload hands them
+    // over in the same transaction); until then they stay the upload's, kept for a retry.
+    if row.blob_parts.is_none() || row.state == STATE_READY {
+        blobs::delete(core, row).await;
+    }
     Ok(true)
 }
 
@@ -62,14 +66,6 @@ pub async fn retire(core: &Core, row: &file::Model) -> ApiResult<bool> {
     if row.size > 0 {
         storage::release(&core.db, row.account_id, row.size as u64).await?;
     }
-    delete_blob(core, &row.blob_key).await;
+    blobs::delete(core, row).await;
     Ok(true)
-}
-
-/// Best effort: a blob left behind is invisible without its row, and logged.
-pub async fn delete_blob(core: &Core, key: &str) {
-    match core.store.delete(&Path::from(key)).await {
-        Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
-        Err(error) => tracing::warn!(%error, blob = key, "could not delete blob"),
-    }
 }

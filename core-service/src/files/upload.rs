@@ -1,5 +1,7 @@
 //! Scanned upload: bytes stream into an uncommitted multipart object while clamd scans the same
-//! chunks; only a complete, clean upload that fits the quota is committed and made visible.
+//! chunks (or, for a finished resumable upload, are read back from its stored parts, which the
+//! file then keeps); only a complete, clean upload that fits the quota is committed and made
+//! visible.
 //! Anything else (virus, scanner down, quota, cancelled stream, crash) leaves no blob, no
 //! visible record and no storage charged: [`UploadGuard`] undoes the work on drop.
 
@@ -13,7 +15,7 @@ use sea_orm::{
 };
 
 use super::{
-    mime, names,
+    blobs, mime, names,
     tee::{DigestTee, ScanTee},
     upload_guard::{UploadGuard, insert_pending},
     upload_options::{LateOptions, download_limit, expiry},
@@ -24,6 +26,7 @@ use crate::{
     db::file::{self, STATE_COMMITTING, STATE_PENDING, STATE_READY},
     error::{ApiError, ApiResult},
     quota::storage,
+    resumable,
     scan::{self, ScanSession, Verdict},
     shares::{self, Seal},
 };
@@ -43,6 +46,17 @@ pub struct UploadMeta {
     pub reservation: Option<i64>,
     /// Set for an end-to-end encrypted share: the bytes are its ciphertext.
     pub share: Option<Seal>,
+    /// The bytes are already stored, as the parts of the resumable upload `reservation`: the
+    /// stream reads them back to be hashed, scanned and checked, and the file keeps them where
+    /// they are instead of writing them again.
+    pub stored_parts: Option<StoredParts>,
+}
+
+/// A resumable upload's parts: the prefix of their keys and their sizes, in order.
+#[derive(Debug, Default)]
+pub struct StoredParts {
+    pub prefix: String,
+    pub sizes: Vec<u64>,
 }
 
 /// What an upload stream carries after its metadata: chunks, then optionally options that
@@ -85,7 +99,13 @@ where
     }
 
     let token = names::new_token();
-    let blob_key = format!("files/{token}");
+    let (blob_key, blob_parts) = match &meta.stored_parts {
+        Some(parts) => (
+            parts.prefix.clone(),
+            Some(blobs::encode_part_sizes(&parts.sizes)),
+        ),
+        None => (format!("files/{token}"), None),
+    };
     let row = file::ActiveModel {
         token: Set(token),
         account_id: Set(caller.account_id),
@@ -97,7 +117,8 @@ where
         mime_type: Set("application/octet-stream".to_owned()),
         size: Set(0),
         digest: Set(String::new()),
-        blob_key: Set(blob_key.clone()),
+        blob_key: Set(blob_key),
+        blob_parts: Set(blob_parts),
         state: Set(STATE_PENDING.to_owned()),
         created_at: Set(now),
         expires_at: Set(expires_at),
@@ -152,14 +173,16 @@ where
         }
         _ => None,
     };
-    let upload = core
-        .store
-        .put_multipart(&Path::from(blob_key.as_str()))
-        .await?;
-    guard.writer = Some(WriteMultipart::new_with_chunk_size(
-        upload,
-        crate::storage::PART_SIZE,
-    ));
+    if meta.stored_parts.is_none() {
+        let upload = core
+            .store
+            .put_multipart(&Path::from(blob_key.as_str()))
+            .await?;
+        guard.writer = Some(WriteMultipart::new_with_chunk_size(
+            upload,
+            crate::storage::PART_SIZE,
+        ));
+    }
 
     let received = receive(core, guard, scan, chunks, headroom, quota).await?;
     if received.size == 0 {
@@ -231,6 +254,7 @@ where
     };
     let expires_at = received.expires_at.or(expires_at);
     let max_downloads = received.max_downloads.or(guard.row.max_downloads);
+    let txn = core.db.begin().await?;
     file::Entity::update_many()
         .col_expr(file::Column::State, Expr::value(STATE_READY))
         .col_expr(file::Column::ExpiresAt, Expr::value(expires_at))
@@ -238,8 +262,12 @@ where
         .col_expr(file::Column::Digest, Expr::value(received.digest.as_str()))
         .col_expr(file::Column::MimeType, Expr::value(mime_type.as_str()))
         .filter(file::Column::Id.eq(guard.row.id))
-        .exec(&core.db)
+        .exec(&txn)
         .await?;
+    if let (Some(_), Some(upload_id)) = (&meta.stored_parts, meta.reservation) {
+        resumable::hand_over_parts(&txn, upload_id).await?;
+    }
+    txn.commit().await?;
     Ok(file::Model {
         state: STATE_READY.to_owned(),
         size: received.size as i64,

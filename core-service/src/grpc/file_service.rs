@@ -72,6 +72,7 @@ impl FileService for FileApi {
                 declared_size: size,
                 reservation: None,
                 share: None,
+                stored_parts: None,
             };
             let trailer = std::sync::Arc::new(std::sync::Mutex::new(LateOptions::default()));
             let pieces = chunks(stream).inspect({

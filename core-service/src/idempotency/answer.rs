@@ -13,7 +13,7 @@ use tonic::metadata::{KeyAndValueRef, MetadataKey, MetadataMap, MetadataValue};
 use crate::{
     Core,
     error::{ApiError, ApiResult},
-    files::download::read_blob,
+    files::blobs::read_blob,
     process::ByteStream,
 };
 

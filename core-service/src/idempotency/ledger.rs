@@ -12,7 +12,7 @@ use crate::{
     Core,
     db::idempotency_key::{self, STATE_DONE, STATE_RUNNING},
     error::{ApiError, ApiResult},
-    files::remove::delete_blob,
+    files::blobs::delete_blob,
     quota::storage,
 };
 

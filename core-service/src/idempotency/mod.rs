@@ -154,7 +154,7 @@ impl Idempotency {
             body_size,
         };
         if let Err(err) = lease.keep(kept).await {
-            crate::files::remove::delete_blob(core, &body_key).await;
+            crate::files::blobs::delete_blob(core, &body_key).await;
             return Err(match err.code {
                 ErrorCode::StorageQuotaExceeded => kept_answer_refused(err),
                 _ => err,

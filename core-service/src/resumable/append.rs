@@ -16,7 +16,7 @@ use crate::{
         resumable_upload::{self, Column, STATE_APPENDING, STATE_DONE, STATE_OPEN, STATE_STORING},
     },
     error::{ApiError, ApiResult},
-    files::upload::{self, UploadMeta, UploadPiece},
+    files::upload::{self, StoredParts, UploadMeta, UploadPiece},
     quota::{self, RateLimit},
     shares::Seal,
 };
@@ -167,8 +167,9 @@ async fn save(core: &Core, row: &resumable_upload::Model, hold: Hold) -> ApiResu
 }
 
 /// The last byte is in: count the call, then store the file through the plain upload's path
-/// (scan, storage quota, commit). A refusal that may pass later (daily quota, scanner down)
-/// keeps the bytes for a retry (an empty append at the full length); any other removes them.
+/// (scan, storage quota, commit), which keeps the parts where they are as the file's bytes. A
+/// refusal that may pass later (daily quota, scanner down) keeps the bytes for a retry (an
+/// empty append at the full length); any other removes them.
 async fn store_file(
     core: &Core,
     caller: &Caller,
@@ -199,7 +200,6 @@ async fn store_file(
         .filter(Column::Id.eq(row.id))
         .exec(&core.db)
         .await?;
-    parts::delete(core, &row.token, row.parts).await;
     let upload = resumable_upload::Model {
         state: STATE_DONE.to_owned(),
         file_token: Some(file.token.clone()),
@@ -218,6 +218,7 @@ async fn charge_and_store(
     caller: &Caller,
     row: &resumable_upload::Model,
 ) -> ApiResult<(file::Model, Option<RateLimit>)> {
+    let sizes = parts::sizes(core, &row.token, row.parts).await?;
     let cap = caller.plan.daily_calls(&core.config);
     let rate_limit = quota::charge_call(&core.db, caller.account_id, cap, Utc::now()).await?;
     let meta = UploadMeta {
@@ -227,6 +228,10 @@ async fn charge_and_store(
         declared_size: Some(row.length as u64),
         reservation: Some(row.id),
         share: row.share_seal.as_deref().and_then(Seal::decode),
+        stored_parts: Some(StoredParts {
+            prefix: parts::prefix(&row.token),
+            sizes,
+        }),
     };
     let pieces = parts::read(core, &row.token, row.parts).map(|c| c.map(UploadPiece::Chunk));
     let file = upload::ingest(core, caller, meta, pieces).await?;

@@ -33,6 +33,7 @@ use crate::{
     shares::{self, Seal},
 };
 pub use append::{Appended, append};
+pub(crate) use parts::hand_over as hand_over_parts;
 
 /// Starts an upload of `length` bytes, refused at once when it could never be stored.
 pub async fn create(

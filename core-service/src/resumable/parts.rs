@@ -1,14 +1,17 @@
 //! An upload's bytes as blobs, one per append (`resumable/<token>/<index>`): an append cut
-//! short keeps the bytes that arrived, and the finished upload reads them back in order.
+//! short keeps the bytes that arrived, the finished upload reads them back in order (to hash
+//! and scan them), and its file takes them over where they are (`files::blobs`).
 
 use bytes::Bytes;
 use futures::{Stream, StreamExt};
 use object_store::{ObjectStoreExt, WriteMultipart, path::Path};
+use sea_orm::{ColumnTrait, DatabaseTransaction, EntityTrait, QueryFilter, sea_query::Expr};
 
 use crate::{
     Core,
+    db::resumable_upload,
     error::{ApiError, ApiResult},
-    files::{download::read_blob, remove::delete_blob},
+    files::blobs::{self, delete_blob, read_blob},
 };
 
 /// Silence after which an append ends. A connection that dies without a FIN or RST (a
@@ -16,8 +19,13 @@ use crate::{
 /// until the upload timeout.
 const IDLE: std::time::Duration = std::time::Duration::from_secs(20);
 
+/// Where an upload's parts are: the prefix of their keys.
+pub fn prefix(token: &str) -> String {
+    format!("resumable/{token}")
+}
+
 fn part_key(token: &str, index: i32) -> String {
-    format!("resumable/{token}/{index:06}")
+    blobs::part_key(&prefix(token), index.max(0) as usize)
 }
 
 /// How an append's stream ended.
@@ -111,4 +119,25 @@ pub async fn delete(core: &Core, token: &str, parts: i32) {
     for index in 0..parts {
         delete_blob(core, &part_key(token, index)).await;
     }
+}
+
+/// The sizes of parts 0 to `parts - 1`, as the store has them.
+pub async fn sizes(core: &Core, token: &str, parts: i32) -> ApiResult<Vec<u64>> {
+    let mut sizes = Vec::with_capacity(parts.max(0) as usize);
+    for index in 0..parts {
+        let meta = core.store.head(&Path::from(part_key(token, index))).await?;
+        sizes.push(meta.size);
+    }
+    Ok(sizes)
+}
+
+/// Hands the upload's parts over to its file, in the transaction that makes the file ready:
+/// from then on the file deletes them, and the upload (its expiry, a DELETE) no longer does.
+pub async fn hand_over(txn: &DatabaseTransaction, upload_id: i64) -> ApiResult<()> {
+    resumable_upload::Entity::update_many()
+        .col_expr(resumable_upload::Column::Parts, Expr::value(0))
+        .filter(resumable_upload::Column::Id.eq(upload_id))
+        .exec(txn)
+        .await?;
+    Ok(())
 }

@@ -10,6 +10,7 @@ pub mod layout;
 mod seal;
 
 use chrono::{DateTime, Utc};
+use futures::TryStreamExt;
 use quire_proto::ErrorCode;
 
 pub use seal::Seal;
@@ -77,15 +78,12 @@ pub async fn info(core: &Core, token: &str) -> ApiResult<ShareInfo> {
 /// 16-byte range read, so the database keeps nothing of the ciphertext. A share retired since
 /// its row was read (a parallel last download, a burn) is gone, not a fault.
 pub(crate) async fn salt(core: &Core, row: &file::Model) -> ApiResult<Vec<u8>> {
-    let path = object_store::path::Path::from(row.blob_key.as_str());
     let range = layout::SALT.start as u64..layout::SALT.end as u64;
-    match object_store::ObjectStoreExt::get_range(&core.store, &path, range).await {
-        Ok(bytes) => Ok(bytes.to_vec()),
-        Err(object_store::Error::NotFound { .. }) => {
-            Err(download::retired_meanwhile(core, row).await)
-        }
-        Err(error) => Err(error.into()),
-    }
+    let chunks: Vec<_> = download::read_file_blob(core, row, Some(range))
+        .await?
+        .try_collect()
+        .await?;
+    Ok(chunks.concat())
 }
 
 /// 404 with what a recipient can do.

@@ -43,7 +43,11 @@ test("files of every size around the chunk boundaries come back whole", async ()
     // Full chunks, the final one flagged: an exact multiple ends on a full final chunk.
     const chunks = Math.max(1, Math.ceil(size / SMALL));
     assert.equal(cipher.length, HEADER_SIZE + size + chunks * TAG_SIZE, `size ${size}`);
-    assert.deepEqual(await through(decryptStream(opener(secret)), cipher, 333), plain, `size ${size}`);
+    // Reads smaller than a chunk, of exactly one sealed chunk, of several and a bit (opened
+    // together), and of the whole stream at once.
+    for (const piece of [333, SMALL + TAG_SIZE, 3 * (SMALL + TAG_SIZE) + 5, 1 << 20]) {
+      assert.deepEqual(await through(decryptStream(opener(secret)), cipher, piece), plain, `size ${size}, reads of ${piece}`);
+    }
   }
 });
 
@@ -82,7 +86,9 @@ test("a chunk altered, moved, dropped or cut off, or bytes added, are refused", 
     "the header changed": (() => { const c = cipher.slice(); c[10] ^= 1; return c; })(),
   };
   for (const [what, bytes] of Object.entries(cases)) {
-    await assert.rejects(through(decryptStream(opener(secret)), bytes), Error, what);
+    for (const piece of [997, 1 << 20]) {
+      await assert.rejects(through(decryptStream(opener(secret)), bytes, piece), /does not decrypt|cut short/, `${what}, reads of ${piece}`);
+    }
   }
 });
 

@@ -25,6 +25,18 @@ async fn parts_stored(stack: &Stack) -> usize {
     listed.len()
 }
 
+/// Makes every resumable upload's expiry a second ago.
+async fn expire_uploads(stack: &Stack) {
+    use quire_core::db::resumable_upload;
+    use sea_orm::{EntityTrait, sea_query::Expr};
+    let past = chrono::Utc::now() - chrono::Duration::seconds(1);
+    resumable_upload::Entity::update_many()
+        .col_expr(resumable_upload::Column::ExpiresAt, Expr::value(past))
+        .exec(&stack.core.db)
+        .await
+        .unwrap();
+}
+
 // The probe's case scaled down: four uploads of 500 on a quota of 1024 (four of 500 MiB on
 // 1 GiB). Each reserves its length when it is created, so the third is refused, a plain
 // upload cannot take the reserved room either, and the reservation becomes the file's storage
@@ -176,8 +188,6 @@ both_databases!(the_open_uploads_cap_counts_unfinished_uploads, |db| {
 
 // An upload that expires stops reserving at once, and the sweeper deletes its bytes.
 both_databases!(an_expired_upload_releases_its_reservation, |db| {
-    use quire_core::db::resumable_upload;
-    use sea_orm::{EntityTrait, sea_query::Expr};
     let config = quire_e2e::test_config(&["--free-storage-quota", "1000"]);
     let stack = Stack::start_with(db, config).await;
     let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
@@ -196,12 +206,7 @@ both_databases!(an_expired_upload_releases_its_reservation, |db| {
     )
     .await;
 
-    let past = chrono::Utc::now() - chrono::Duration::seconds(1);
-    resumable_upload::Entity::update_many()
-        .col_expr(resumable_upload::Column::ExpiresAt, Expr::value(past))
-        .exec(&stack.core.db)
-        .await
-        .unwrap();
+    expire_uploads(&stack).await;
     assert_eq!(stack.storage_figures(account).await, (0, 0));
     assert_eq!(head(&stack, &key, &location).await.status(), 404);
     // Its part waits for the sweeper; the stack's own sweep (one at start-up, then every
@@ -214,4 +219,71 @@ both_databases!(an_expired_upload_releases_its_reservation, |db| {
     let again = create(&stack, &key, 800, METADATA).await;
     assert_eq!(again.status(), 201);
     assert_eq!(stack.storage_figures(account).await, (800, 800));
+});
+
+// A finished upload's file keeps the upload's parts as its bytes: the upload's expiry and the
+// sweeper that forgets it leave them alone, and the file's deletion removes them.
+both_databases!(a_finished_uploads_parts_become_its_files, |db| {
+    use quire_proto::v1::{DeleteFileRequest, file_service_client::FileServiceClient};
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let bytes = noise(5000, 9);
+    let created = create(&stack, &key, bytes.len(), METADATA).await;
+    let location = header(&created, "location").to_owned();
+    for (from, to) in [(0, 1000), (1000, 4000), (4000, 5000)] {
+        let patched = patch(&stack, &key, &location, from, &bytes[from..to]).await;
+        assert_eq!(patched.status(), 204);
+    }
+    let file: serde_json::Value = tus(Client::new().get(stack.url(&location)), &key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(parts_stored(&stack).await, 3);
+
+    expire_uploads(&stack).await;
+    quire_core::resumable::sweep(&stack.core, chrono::Utc::now())
+        .await
+        .unwrap();
+    assert_eq!(parts_stored(&stack).await, 3, "the file's bytes stay");
+    let url = file["url"].as_str().unwrap();
+    let read = Client::new().get(url).send().await.unwrap();
+    assert_eq!(read.bytes().await.unwrap(), bytes);
+
+    let mut files = FileServiceClient::connect(stack.grpc.clone())
+        .await
+        .unwrap();
+    let token = url.rsplit('/').next().unwrap().to_owned();
+    files
+        .delete_file(quire_e2e::authed(DeleteFileRequest { token }, &key))
+        .await
+        .unwrap();
+    assert_eq!(parts_stored(&stack).await, 0);
+    assert_eq!(stack.storage_figures(account).await, (0, 0));
+});
+
+// A refusal at the last byte that may pass later (here clamd down) leaves the parts with the
+// upload, not with the file that was being made of them: the bytes stay for a retry.
+both_databases!(a_scanner_down_at_the_last_byte_keeps_the_parts, |db| {
+    // Nothing listens on port 9 of the loopback: clamd is unreachable.
+    let config = quire_e2e::test_config(&["--clamd", "tcp://127.0.0.1:9", "--clamd-timeout", "2"]);
+    let stack = Stack::start_with(db, config).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let bytes = noise(3000, 10);
+    let created = create(&stack, &key, bytes.len(), METADATA).await;
+    let location = header(&created, "location").to_owned();
+    assert_eq!(
+        patch(&stack, &key, &location, 0, &bytes[..1000])
+            .await
+            .status(),
+        204
+    );
+    let last = patch(&stack, &key, &location, 1000, &bytes[1000..]).await;
+    problem(last, 503, "scanner-unavailable").await;
+    assert_eq!(parts_stored(&stack).await, 2);
+    assert_eq!(stack.file_rows().await, 0);
+    assert_eq!(head_offset(&stack, &key, &location).await, 3000);
+    assert_eq!(stack.storage_figures(account).await, (3000, 3000));
 });

@@ -39,7 +39,7 @@ async fn run(stack: &Stack, big_mib: u64, bench: bool) -> String {
     let dir = fixtures.path().to_owned();
     // 5 chunks and a bit; 20 MiB (3 upload pieces); the large one.
     noise_file(&dir.join("relevé été.bin"), 300 * 1024 + 17, 1);
-    noise_file(&dir.join("medium.bin"), 20 * MIB + 5, 2);
+    noise_file(&dir.join("medium.bin"), 40 * MIB + 5, 2);
     noise_file(&dir.join("big.bin"), big_mib * MIB, 3);
     // The log-in's own answer carries the cookie: its redirect is not followed.
     let http = reqwest::Client::builder()

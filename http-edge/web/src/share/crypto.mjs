@@ -188,46 +188,77 @@ export function encryptStream(key, header) {
 
 /// Header and ciphertext chunks → plaintext stream; `keysFor(salt)` gives the keys once the
 /// header is read. Any chunk that fails, or a stream without its final chunk, errors the stream.
+/// The sealed chunks that arrive together (a network read holds a dozen or so) are opened in
+/// parallel, off the calling thread, and go out as one plaintext piece: one 64 KiB piece at a
+/// time, the stream's own overhead per piece held a download to a third of a plain one's speed.
 export function decryptStream(keysFor) {
   let header = null;
   let parsed = null;
   let key = null;
+  // The bytes of a sealed chunk not yet whole, at most one chunk's worth.
   let pending = new Uint8Array(0);
   let index = 0;
-  const open = async (sealed, last) => {
-    try {
-      const plain = await subtle.decrypt(
-        { name: "AES-GCM", iv: nonce(parsed.prefix, index, last), additionalData: header }, key, sealed);
-      index += 1;
-      return new Uint8Array(plain);
-    } catch {
-      throw new Error(`chunk ${index + 1} does not decrypt: wrong secret or password, or the file was altered`);
+  const open = (sealed, last) => {
+    const at = index;
+    index += 1;
+    return subtle.decrypt({ name: "AES-GCM", iv: nonce(parsed.prefix, at, last), additionalData: header }, key, sealed)
+      .catch(() => {
+        throw new Error(`chunk ${at + 1} does not decrypt: wrong secret or password, or the file was altered`);
+      });
+  };
+  const emit = async (controller, opening) => {
+    if (!opening.length) return;
+    const plains = await Promise.all(opening);
+    if (plains.length === 1) {
+      controller.enqueue(new Uint8Array(plains[0]));
+      return;
     }
+    const out = new Uint8Array(plains.reduce((size, plain) => size + plain.byteLength, 0));
+    let at = 0;
+    for (const plain of plains) {
+      out.set(new Uint8Array(plain), at);
+      at += plain.byteLength;
+    }
+    controller.enqueue(out);
   };
   return new TransformStream({
     async transform(chunk, controller) {
-      pending = concat(pending, chunk);
+      let bytes = chunk instanceof Uint8Array ? chunk : new Uint8Array(chunk);
       if (!header) {
+        pending = concat(pending, bytes);
         if (pending.length < HEADER_SIZE) return;
         header = pending.slice(0, HEADER_SIZE);
         parsed = readHeader(header);
         key = (await keysFor(parsed.salt)).content;
-        pending = pending.slice(HEADER_SIZE);
+        bytes = pending.subarray(HEADER_SIZE);
+        pending = new Uint8Array(0);
       }
       const sealedSize = parsed.chunkSize + TAG_SIZE;
-      // A whole sealed chunk is opened as not final only once more bytes follow it; bytes
-      // after the final chunk make the final chunk fail (it is opened as not final).
+      const opening = [];
+      // A chunk begun in an earlier read is completed first, copying only what it lacks.
+      if (pending.length) {
+        const lacking = sealedSize - pending.length;
+        // A whole sealed chunk is opened as not final only once more bytes follow it; bytes
+        // after the final chunk make the final chunk fail (it is opened as not final).
+        if (bytes.length <= lacking) {
+          pending = concat(pending, bytes);
+          return;
+        }
+        opening.push(open(concat(pending, bytes.subarray(0, lacking)), false));
+        bytes = bytes.subarray(lacking);
+      }
       let at = 0;
-      while (pending.length - at > sealedSize) {
-        controller.enqueue(await open(pending.subarray(at, at + sealedSize), false));
+      while (bytes.length - at > sealedSize) {
+        opening.push(open(bytes.subarray(at, at + sealedSize), false));
         at += sealedSize;
       }
-      pending = pending.slice(at);
+      pending = bytes.slice(at);
+      await emit(controller, opening);
     },
     async flush(controller) {
       if (!header) throw new Error("the file ends before its header: it was cut short");
       if (pending.length < TAG_SIZE) throw new Error("the file ends inside a chunk: it was cut short");
-      controller.enqueue(await open(pending, true));
+      await emit(controller, [open(pending, true)]);
     },
   });
 }

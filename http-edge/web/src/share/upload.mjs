@@ -9,7 +9,7 @@ import { Interrupted, Pieces, Refused } from "./pieces.mjs";
 export { Interrupted, Refused };
 
 /// Pieces a worker sends before it is ended: 64 MiB.
-const PIECES_PER_WORKER = 8;
+const PIECES_PER_WORKER = 4;
 /// Failed tries in a row (without any byte getting through) before the page gives up and
 /// offers to resume by hand; waits double from 1 s to 15 s between them.
 const RETRIES = 8;
