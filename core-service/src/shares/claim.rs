@@ -52,18 +52,26 @@ pub async fn claim(core: &Core, proof: &Proof) -> ApiResult<Claimed> {
     // Opened before the claim, as plain downloads do: a parallel last download's retirement
     // cannot take the bytes away from this one.
     let mut body = read_file_blob(core, &row, None).await?;
-    // The salt comes from the header the body starts with (its first chunk holds the whole
-    // header: the store's reads are gathered to 256 KiB), not from a second read of the blob.
-    let first = body.next().await.transpose()?.unwrap_or_default();
-    let salt = first.get(layout::SALT).map(<[u8]>::to_vec).ok_or_else(|| {
+    // The salt comes from the header the body starts with, not from a second read of the
+    // blob. A share kept as a resumable upload's parts may split its header over several
+    // chunks (a first PATCH cut off after a few bytes): they are read until it is whole.
+    let mut head = Vec::with_capacity(layout::HEADER_LEN);
+    let mut read = Vec::new();
+    while head.len() < layout::HEADER_LEN {
+        let Some(chunk) = body.next().await.transpose()? else {
+            break;
+        };
+        let take = (layout::HEADER_LEN - head.len()).min(chunk.len());
+        head.extend_from_slice(&chunk[..take]);
+        read.push(Ok(chunk));
+    }
+    let salt = head.get(layout::SALT).map(<[u8]>::to_vec).ok_or_else(|| {
         ApiError::internal(
             "reading a share's header",
             "ciphertext shorter than its header",
         )
     })?;
-    let body = futures::stream::once(async move { Ok(first) })
-        .chain(body)
-        .boxed();
+    let body = futures::stream::iter(read).chain(body).boxed();
     let claimed = file::Entity::update_many()
         .col_expr(
             file::Column::Downloads,

@@ -50,6 +50,17 @@ fn share_metadata(extra: &str) -> String {
 
 /// Creates and sends a share through tus; the stored file's JSON (as GET /api/tus/{id}).
 async fn send(stack: &Stack, key: &str, bytes: &[u8], metadata: &str) -> Result<Value, Response> {
+    send_in(stack, key, bytes, metadata, &[]).await
+}
+
+/// As [`send`], in one PATCH per piece between the offsets `cuts`.
+async fn send_in(
+    stack: &Stack,
+    key: &str,
+    bytes: &[u8],
+    metadata: &str,
+    cuts: &[usize],
+) -> Result<Value, Response> {
     let client = Client::new();
     let created = client
         .post(stack.url("/api/tus"))
@@ -64,18 +75,23 @@ async fn send(stack: &Stack, key: &str, bytes: &[u8], metadata: &str) -> Result<
         return Err(created);
     }
     let location = created.headers()["location"].to_str().unwrap().to_owned();
-    let patched = client
-        .patch(stack.url(&location))
-        .bearer_auth(key)
-        .header("tus-resumable", "1.0.0")
-        .header("content-type", "application/offset+octet-stream")
-        .header("upload-offset", 0)
-        .body(bytes.to_vec())
-        .send()
-        .await
-        .unwrap();
-    if patched.status() != 204 {
-        return Err(patched);
+    let ends = cuts.iter().copied().chain([bytes.len()]);
+    let mut from = 0;
+    for to in ends {
+        let patched = client
+            .patch(stack.url(&location))
+            .bearer_auth(key)
+            .header("tus-resumable", "1.0.0")
+            .header("content-type", "application/offset+octet-stream")
+            .header("upload-offset", from)
+            .body(bytes[from..to].to_vec())
+            .send()
+            .await
+            .unwrap();
+        if patched.status() != 204 {
+            return Err(patched);
+        }
+        from = to;
     }
     let file = client
         .get(stack.url(&location))
@@ -233,6 +249,27 @@ both_databases!(a_share_is_stored_as_sent_and_read_once, |db| {
     problem(info(&stack, &token).await, 410, "file-gone").await;
     let nonce_refused = answer(&stack, &token, "challenge", &json!({})).await;
     problem(nonce_refused, 410, "file-gone").await;
+});
+
+// A share sent in PATCHes that split its header (a client cut off early, then resumed) is kept
+// in as many parts; its salt and its bytes read across them.
+both_databases!(a_share_whose_header_spans_parts_reads_whole, |db| {
+    let stack = Stack::start(db).await;
+    let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
+    let bytes = ciphertext(100_000, 6);
+    let file = send_in(&stack, &key, &bytes, &share_metadata(""), &[10, 20, 40_000])
+        .await
+        .unwrap();
+    let token = token_of(&file);
+    let facts: Value = info(&stack, &token).await.json().await.unwrap();
+    let salt = URL_SAFE_NO_PAD
+        .decode(facts["salt"].as_str().unwrap())
+        .unwrap();
+    assert_eq!(salt, bytes[15..31]);
+    let claimed = prove(&stack, &token, "claim", &PROOF_KEY).await;
+    assert_eq!(claimed.status(), 200);
+    assert_eq!(claimed.bytes().await.unwrap().to_vec(), bytes);
+    wait_gone(&stack, account).await;
 });
 
 both_databases!(parallel_claims_of_a_one_time_share_give_it_once, |db| {
