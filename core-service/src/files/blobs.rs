@@ -5,7 +5,7 @@
 //! upload take 0.2 to 0.6 s more than the others.
 
 use bytes::{Bytes, BytesMut};
-use futures::{StreamExt, stream::BoxStream};
+use futures::{Stream, StreamExt, stream::BoxStream};
 use object_store::{
     GetOptions, GetRange, GetResultPayload, ObjectStore, ObjectStoreExt, path::Path,
 };
@@ -79,18 +79,27 @@ pub async fn read(
         return Ok(futures::stream::empty().boxed());
     };
     let first = chunks_of(get_blob(core, &key, Some(within)).await?);
+    let rest = read_in_turn(core, pieces.map(|(key, within)| (key, Some(within))));
+    Ok(first.chain(rest).boxed())
+}
+
+/// The blobs `pieces` (each a key and the range of it to read, or all of it) one after the
+/// other, each opened when the one before has been read.
+pub fn read_in_turn(
+    core: &Core,
+    pieces: impl Iterator<Item = (String, Option<std::ops::Range<u64>>)> + Send + 'static,
+) -> impl Stream<Item = ApiResult<Bytes>> + Send + 'static {
     let core = core.clone();
-    let rest = futures::stream::iter(pieces)
-        .then(move |(key, within)| {
+    futures::stream::iter(pieces)
+        .then(move |(key, range)| {
             let core = core.clone();
-            async move { get_blob(&core, &key, Some(within)).await }
+            async move { read_blob(&core, &key, range).await }
         })
         .map(|part| match part {
-            Ok(result) => chunks_of(result),
-            Err(error) => futures::stream::once(async { Err(error.into()) }).boxed(),
+            Ok(chunks) => chunks,
+            Err(error) => futures::stream::once(async { Err(error) }).boxed(),
         })
-        .flatten();
-    Ok(first.chain(rest).boxed())
+        .flatten()
 }
 
 /// Deletes a file's blobs; best effort, as [`delete_blob`].

@@ -164,7 +164,6 @@ where
 {
     let Budget { headroom, quota } = budget;
     let expires_at = guard.row.expires_at;
-    let blob_key = guard.row.blob_key.clone();
     // A share's ciphertext is noise to an antivirus: not scanned (docs/sharing.md says what
     // stands in for it: a logged-in sender, and a page that tells the recipient so).
     let scan = match &core.scanner {
@@ -176,7 +175,7 @@ where
     if meta.stored_parts.is_none() {
         let upload = core
             .store
-            .put_multipart(&Path::from(blob_key.as_str()))
+            .put_multipart(&Path::from(guard.row.blob_key.as_str()))
             .await?;
         guard.writer = Some(WriteMultipart::new_with_chunk_size(
             upload,

@@ -11,7 +11,7 @@ use crate::{
     Core,
     db::resumable_upload,
     error::{ApiError, ApiResult},
-    files::blobs::{self, delete_blob, read_blob},
+    files::blobs::{self, delete_blob},
 };
 
 /// Silence after which an append ends. A connection that dies without a FIN or RST (a
@@ -101,17 +101,11 @@ pub fn read(
     token: &str,
     parts: i32,
 ) -> impl Stream<Item = ApiResult<Bytes>> + Send + 'static {
-    let (core, token) = (core.clone(), token.to_owned());
-    futures::stream::iter(0..parts)
-        .then(move |index| {
-            let (core, key) = (core.clone(), part_key(&token, index));
-            async move { read_blob(&core, &key, None).await }
-        })
-        .map(|part| match part {
-            Ok(chunks) => chunks,
-            Err(err) => futures::stream::once(async { Err(err) }).boxed(),
-        })
-        .flatten()
+    let token = token.to_owned();
+    blobs::read_in_turn(
+        core,
+        (0..parts).map(move |index| (part_key(&token, index), None)),
+    )
 }
 
 /// Deletes parts 0 to `parts - 1`.
