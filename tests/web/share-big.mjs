@@ -17,7 +17,7 @@ const ROUNDS = 5;
 /// The share page's PATCH size (share/pieces.mjs), which the plain tus upload uses too.
 const PIECE_MIB = 16;
 
-export async function bigShare({ sender, recipientContext, fixtures, step }) {
+export async function bigShare({ sender, senderContext, recipientContext, fixtures, step }) {
   const big = path.join(fixtures, "big.bin");
   const size = statSync(big).size;
   step(`a ${mib(size)} MiB file both ways, memory measured`);
@@ -34,7 +34,33 @@ export async function bigShare({ sender, recipientContext, fixtures, step }) {
   console.log(line("download and decrypt", down));
   assert.ok(up.growth < MEMORY_BOUND, `the upload grew the browser by ${mib(up.growth)} MiB`);
   assert.ok(down.growth < MEMORY_BOUND, `the download grew the browser by ${mib(down.growth)} MiB`);
+  await cutAtHandover({ sender, senderContext, recipientContext, big, step });
   if (process.env.QUIRE_SHARE_BENCH) await bench({ sender, recipientContext, big, size, step });
+}
+
+/// The page starts the next range's worker while a worker sends its last piece (share/upload.mjs):
+/// that PATCH cut off, the prepared worker (told the wrong offset) is dropped and the upload
+/// resumes where the server's copy ends, the file whole.
+async function cutAtHandover({ sender, senderContext, recipientContext, big, step }) {
+  step("an upload cut at a worker's last PATCH resumes there");
+  const offsets = [];
+  await senderContext.route("**/api/tus/*", async (route) => {
+    if (route.request().method() !== "PATCH") return route.continue();
+    offsets.push(Number(route.request().headers()["upload-offset"]));
+    // Pieces 1 to 4 are the first worker's range.
+    if (offsets.length === 4) return route.abort("connectionreset");
+    return route.continue();
+  });
+  await fill(sender, { file: big });
+  const { link } = await submit(sender);
+  await senderContext.unroute("**/api/tus/*");
+  const piece = PIECE_MIB * (65536 + 16) * 16;
+  assert.equal(offsets[3], 31 + 3 * piece, `PATCHes at ${offsets}`);
+  assert.equal(offsets[4], offsets[3], `the retry starts where the server's copy ends: ${offsets}`);
+  assert.equal(offsets[5], 31 + 4 * piece, `then the next piece: ${offsets}`);
+  const recipient = await open(recipientContext, link);
+  await sameBytes(await receive(recipient), big);
+  await recipient.close();
 }
 
 /// Downloads the share open in `recipient` until the page says it is saved; the saved file.

@@ -1,13 +1,32 @@
 // The share uploader's worker (share/upload.mjs starts one per range and ends it after): seals
 // its range of the ciphertext from the file and sends it (share/pieces.mjs), reporting progress,
-// the offset reached, or why it stopped: a refusal, a lost connection (worth retrying), or a
-// file that cannot be read.
+// when its last piece starts (so the page starts the next range's worker), the offset reached,
+// or why it stopped: a refusal, a lost connection (worth retrying), or a file that cannot be
+// read. It seals its first piece as soon as it is told its range, and sends once told to go.
 import { Interrupted, Pieces, Refused } from "./share/pieces.mjs";
 
+let go;
+const told = new Promise((resolve) => {
+  go = resolve;
+});
+
 self.addEventListener("message", async ({ data }) => {
+  if (data.go) {
+    go();
+    return;
+  }
   const pieces = new Pieces(data);
+  const first = pieces.piece(data.from);
+  // A worker ended before it was told to go leaves its piece to the garbage collector.
+  first.catch(() => {});
   try {
-    const reached = await pieces.send({ ...data, onProgress: (sent) => self.postMessage({ progress: sent }) });
+    await told;
+    const reached = await pieces.send({
+      ...data,
+      first,
+      onProgress: (sent) => self.postMessage({ progress: sent }),
+      onLast: () => self.postMessage({ last: true }),
+    });
     self.postMessage({ reached });
   } catch (error) {
     if (error instanceof Refused) self.postMessage({ refused: error.status, problem: error.problem });

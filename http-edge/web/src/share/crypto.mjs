@@ -186,6 +186,9 @@ export function encryptStream(key, header) {
   });
 }
 
+/// Network reads, and plaintext pieces, a decryption holds ahead of its reader.
+const READ_AHEAD = 4;
+
 /// Header and ciphertext chunks → plaintext stream; `keysFor(salt)` gives the keys once the
 /// header is read. Any chunk that fails, or a stream without its final chunk, errors the stream.
 /// The sealed chunks that arrive together (a network read holds a dozen or so) are opened in
@@ -260,7 +263,9 @@ export function decryptStream(keysFor) {
       if (pending.length < TAG_SIZE) throw new Error("the file ends inside a chunk: it was cut short");
       await emit(controller, [open(pending, true)]);
     },
-  });
+  // Network reads queue while a read's chunks are opened, and plaintext pieces while the
+  // browser writes: without the room, each stage waited for the next (a few MiB at most).
+  }, { highWaterMark: READ_AHEAD }, { highWaterMark: READ_AHEAD });
 }
 
 /// The metadata ({name, type, size}) sealed on its own: 12-byte random nonce, then ciphertext.

@@ -66,16 +66,19 @@ export class Pieces {
   }
 
   /// Sends the ciphertext from `from` to `to` (a piece boundary, or the end) to the tus upload
-  /// at `location`; resolves with the server's offset after the last PATCH.
-  async send({ location, csrf, from, to, onProgress }) {
+  /// at `location`, starting with `first` (the piece at `from`, if already being sealed);
+  /// `onLast()` is called as the last PATCH starts. Resolves with the server's offset after the
+  /// last PATCH.
+  async send({ location, csrf, from, to, first, onProgress, onLast = () => {} }) {
     let offset = from;
-    let next = this.piece(offset);
+    let next = first ?? this.piece(offset);
     while (offset < to) {
       let body = await next;
       const end = offset + body.size;
       next = end < to ? this.piece(end) : null;
       // A failed PATCH leaves the piece being sealed to the garbage collector.
       next?.catch(() => {});
+      if (!next) onLast();
       const reached = await patch(location, csrf, offset, body, onProgress);
       body = null;
       if (reached !== end) return reached;

@@ -38,6 +38,7 @@ export class ShareUpload {
     this.pieces = new Pieces({ source, key, header });
     this.length = this.pieces.length;
     this.location = null;
+    this.spare = null;
   }
 
   headers(extra = {}) {
@@ -53,12 +54,18 @@ export class ShareUpload {
       try {
         if (!this.location) await this.create();
         if (offset === null) offset = await this.offset();
-        if (offset >= this.length) return await this.stored();
+        if (offset >= this.length) {
+          this.dropSpare();
+          return await this.stored();
+        }
         const reached = await this.range(offset);
         if (reached > offset) failures = 0;
         offset = reached;
       } catch (error) {
-        if (!(error instanceof Interrupted) || ++failures > RETRIES) throw error;
+        if (!(error instanceof Interrupted) || ++failures > RETRIES) {
+          this.dropSpare();
+          throw error;
+        }
         const wait = Math.min(15, 2 ** (failures - 1));
         this.onRetry(wait);
         await sleep(wait * 1000);
@@ -67,18 +74,26 @@ export class ShareUpload {
     }
   }
 
-  /// One worker's range from `offset`; resolves with the server's offset after it.
+  /// One worker's range from `offset`; resolves with the server's offset after it. The worker
+  /// for the next range is started while this one sends its last piece, and seals its first
+  /// piece meanwhile: a new worker's first piece left the connection idle for 60 to 100 ms.
   range(offset) {
-    let to = offset;
-    for (let i = 0; i < PIECES_PER_WORKER && to < this.length; i++) to = this.pieces.end(to);
-    const worker = new Worker(WORKER);
+    let worker = this.spare?.from === offset ? this.spare : null;
+    if (!worker) worker = this.worker(offset);
+    else this.spare = null;
+    this.dropSpare();
+    worker.post({ go: true });
     return new Promise((resolve, reject) => {
-      worker.addEventListener("message", ({ data }) => {
+      worker.listen((data) => {
         if (data.progress !== undefined) {
           this.onProgress(data.progress, this.length);
           return;
         }
-        worker.terminate();
+        if (data.last !== undefined) {
+          if (worker.to < this.length) this.spare = this.worker(worker.to);
+          return;
+        }
+        worker.end();
         if (data.reached !== undefined) {
           this.onProgress(data.reached, this.length);
           resolve(data.reached);
@@ -89,14 +104,37 @@ export class ShareUpload {
         } else {
           reject(new Error(data.failed));
         }
+      }, (message) => {
+        worker.end();
+        reject(new Error(`the upload worker failed: ${message}`));
       });
-      worker.addEventListener("error", (event) => {
-        worker.terminate();
-        reject(new Error(`the upload worker failed: ${event.message}`));
-      });
-      const { source, key, header, csrf, location } = this;
-      worker.postMessage({ source, key, header, csrf, location: new URL(location, document.baseURI).href, from: offset, to });
     });
+  }
+
+  /// A worker told its range from `from`: it seals its first piece at once and sends it when
+  /// told to go.
+  worker(from) {
+    let to = from;
+    for (let i = 0; i < PIECES_PER_WORKER && to < this.length; i++) to = this.pieces.end(to);
+    const worker = new Worker(WORKER);
+    const { source, key, header, csrf, location } = this;
+    worker.postMessage({ source, key, header, csrf, location: new URL(location, document.baseURI).href, from, to });
+    return {
+      from,
+      to,
+      post: (message) => worker.postMessage(message),
+      listen: (onMessage, onError) => {
+        worker.addEventListener("message", ({ data }) => onMessage(data));
+        worker.addEventListener("error", (event) => onError(event.message));
+      },
+      end: () => worker.terminate(),
+    };
+  }
+
+  /// Ends a spare worker that will not be used (the upload stopped, or resumes elsewhere).
+  dropSpare() {
+    this.spare?.end();
+    this.spare = null;
   }
 
   async create() {
