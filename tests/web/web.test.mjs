@@ -11,6 +11,7 @@ import { chromium } from "playwright-core";
 import { organizeThumbnails, ran, removeBlankPreview, signPage, walkTools, writeFixtures } from "./toolbox-checks.mjs";
 import { conversionForms, fillFormPage } from "./toolbox-forms.mjs";
 import { pdfaPage, redactPage } from "./toolbox-redact.mjs";
+import { supportDesk } from "./support-desk.mjs";
 import { watch } from "./watch.mjs";
 
 const base = process.env.QUIRE_WEB_BASE;
@@ -312,6 +313,7 @@ try {
   assert.equal(await frPage.textContent("h1"), "Signer un PDF");
   await frPage.goto(`${base}/tools/html-to-pdf`);
   assert.equal(await frPage.textContent("h1"), "HTML ou Markdown en PDF");
+  await supportDesk({ page, frPage, base, step, shot });
   await frPage.click("a[href='/lang/en']");
   assert.equal(await frPage.getAttribute("html", "lang"), "en");
 

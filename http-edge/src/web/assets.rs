@@ -13,7 +13,15 @@ use axum::{
 use super::layout::secure;
 use crate::problem::Problem;
 
-const STYLE: &str = include_str!("assets/style.css");
+/// The site's stylesheet, then the browser-local tools' own rules (`web/src/local/*/style.css`).
+const STYLE: &str = concat!(
+    include_str!("assets/style.css"),
+    include_str!("../../web/src/local/social-resize/style.css"),
+    include_str!("../../web/src/local/og-preview/style.css"),
+    include_str!("../../web/src/local/qr/style.css"),
+    include_str!("../../web/src/local/favicon/style.css"),
+    include_str!("../../web/src/local/exif-strip/style.css"),
+);
 /// The page scripts, from `web/src/`, minified by esbuild (build.rs) into `OUT_DIR/web/`.
 macro_rules! script {
     ($name:literal) => {
@@ -36,6 +44,16 @@ const SHARE_SEND: &str = script!("share-send.js");
 const SHARE_UPLOAD_WORKER: &str = script!("share-upload-worker.js");
 const SHARE_RECEIVE: &str = script!("share-receive.js");
 const SHARE_WORKER: &str = script!("share-sw.js");
+/// The support tool's desk: comparison, corrections, final wording.
+const SUPPORT_DESK: &str = script!("support-desk.js");
+/// The browser-local tools' scripts (`/local/{slug}`), each with everything it needs.
+const LOCAL: [(&str, &str); 5] = [
+    ("local-social-resize.js", script!("local-social-resize.js")),
+    ("local-og-preview.js", script!("local-og-preview.js")),
+    ("local-qr.js", script!("local-qr.js")),
+    ("local-favicon.js", script!("local-favicon.js")),
+    ("local-exif-strip.js", script!("local-exif-strip.js")),
+];
 const PDFJS: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/web/node_modules/pdfjs-dist/build/pdf.min.mjs"
@@ -61,6 +79,7 @@ pub async fn serve(Path(name): Path<String>) -> Response {
         "redact.js" => (REDACT.as_bytes(), "text/javascript; charset=utf-8"),
         "share-send.js" => (SHARE_SEND.as_bytes(), "text/javascript; charset=utf-8"),
         "share-receive.js" => (SHARE_RECEIVE.as_bytes(), "text/javascript; charset=utf-8"),
+        "support-desk.js" => (SUPPORT_DESK.as_bytes(), "text/javascript; charset=utf-8"),
         "share-upload-worker.js" => (
             SHARE_UPLOAD_WORKER.as_bytes(),
             "text/javascript; charset=utf-8",
@@ -69,9 +88,13 @@ pub async fn serve(Path(name): Path<String>) -> Response {
         "pdf.min.mjs" => (PDFJS, "text/javascript; charset=utf-8"),
         "pdf.worker.min.mjs" => (PDFJS_WORKER, "text/javascript; charset=utf-8"),
         "favicon.svg" => (ICON_SVG.as_bytes(), "image/svg+xml"),
-        _ => {
-            return Problem::new(quire_proto::ErrorCode::NotFound, "no such asset").into_response();
-        }
+        other => match LOCAL.iter().find(|(name, _)| *name == other) {
+            Some((_, script)) => (script.as_bytes(), "text/javascript; charset=utf-8"),
+            None => {
+                return Problem::new(quire_proto::ErrorCode::NotFound, "no such asset")
+                    .into_response();
+            }
+        },
     };
     asset(body, kind)
 }

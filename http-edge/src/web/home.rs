@@ -26,6 +26,15 @@ pub async fn landing(lang: Lang) -> Response {
             ul.features {
                 @for feature in t.features { li { (feature) } }
             }
+            section.local-tools {
+                h2 { a href="/local" { (super::local::title(lang)) } }
+                p { (if lang == Lang::Fr {
+                    "Sans compte, et rien n'est envoyé : ils s'exécutent dans votre navigateur."
+                } else {
+                    "No account needed, and nothing is sent: they run in your browser."
+                }) }
+                (super::local::groups(lang))
+            }
         },
     }
     .render()

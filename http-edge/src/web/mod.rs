@@ -11,6 +11,7 @@ mod dashboard;
 mod home;
 mod i18n;
 mod layout;
+mod local;
 mod next_path;
 mod session;
 mod share;
@@ -62,6 +63,8 @@ pub fn routes() -> Router<EdgeState> {
         // token) and the page. The page's JSON routes are the API's (routes/encrypted_share.rs).
         .route("/s/sw.js", get(assets::share_worker))
         .route("/s/{token}", get(share::receive_page))
+        .route("/local", get(local::index))
+        .route("/local/{slug}", get(local::page))
         .route("/tools", get(tools::index))
         .route("/tools/{tool}", get(tools::page))
 }

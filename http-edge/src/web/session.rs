@@ -3,7 +3,7 @@
 //! session's anti-CSRF token).
 
 use axum::{
-    extract::FromRequestParts,
+    extract::{FromRequestParts, OptionalFromRequestParts},
     http::{HeaderMap, HeaderValue, header, request::Parts},
     response::{IntoResponse, Redirect, Response},
 };
@@ -145,6 +145,24 @@ impl FromRequestParts<EdgeState> for LoggedIn {
             }
             Err(status) => Err(Problem::from(status).into_response()),
         }
+    }
+}
+
+/// `Option<LoggedIn>`: the session if the browser has a live one, for the pages anyone may
+/// open (the browser-local tools), which show the logged-in navigation then. Any failure
+/// (no cookie, an ended session, the core unreachable) is no session: those pages need
+/// nothing from the core.
+impl OptionalFromRequestParts<EdgeState> for LoggedIn {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &EdgeState,
+    ) -> Result<Option<Self>, Self::Rejection> {
+        let Some(token) = cookie(&parts.headers, COOKIE) else {
+            return Ok(None);
+        };
+        Ok(LoggedIn::resolve(state, token).await.ok())
     }
 }
 

@@ -146,6 +146,9 @@ pub async fn page(
         }
         p.error #error role="alert" hidden {}
         section #result aria-live="polite" hidden {}
+        @if result == "support" {
+            script src="/assets/support-desk.js" defer {}
+        }
     };
     Ok(Page {
         lang,

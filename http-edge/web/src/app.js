@@ -35,6 +35,16 @@ function confirmations() {
   }
 }
 
+// Logging out forgets what pages kept in this browser for the session: the support desk's work
+// (support/store.mjs, which also drops another session's desk when it next loads).
+function forgetOnLogOut() {
+  for (const form of document.querySelectorAll('form[action="/logout"]')) {
+    form.addEventListener("submit", () => {
+      for (const key of Object.keys(localStorage)) if (key.startsWith("quire-support-desk:")) localStorage.removeItem(key);
+    });
+  }
+}
+
 function dropZones() {
   for (const zone of document.querySelectorAll("[data-drop]")) {
     const input = zone.querySelector("input[type=file]");
@@ -108,15 +118,8 @@ const show = {
     return [element("p", { id: "pages-stats" }, `${headers.get("X-Page-Count")} page(s), ${headers.get("X-DPI")} dpi`),
       download(blob, file.name.replace(/\.pdf$/i, "") + "-pages.zip", say("Download the ZIP", "Télécharger le ZIP")), gallery];
   },
-  support(json) {
-    const r = json.result;
-    const column = (id, title, text) => element("section", { class: "column" }, element("h2", {}, title), copyable(id, title, text, true));
-    return [element("p", { id: "support-stats" }, `${r.stats.total} ${say("items replaced", "éléments remplacés")}`),
-      element("div", { class: "columns" },
-        column("anonymized", say("Anonymized log", "Journal anonymisé"), r.anonymized),
-        column("summary", say("Summary", "Résumé"), r.summary),
-        column("draft", say("Draft reply", "Brouillon de réponse"), r.draftResponse))];
-  },
+  // The support page's desk (support-desk.js): the comparison, the corrections, the wording.
+  support: (json) => window.quireSupportDesk.show(json),
 };
 
 // The API's details are in English; French pages lead with these.
@@ -255,6 +258,7 @@ function filters() {
 document.addEventListener("DOMContentLoaded", () => {
   copyButtons();
   confirmations();
+  forgetOnLogOut();
   dropZones();
   filters();
   toolForm();

@@ -6,7 +6,6 @@
 use std::{
     io::{BufWriter, Write},
     path::Path,
-    process::Command,
 };
 
 use quire_e2e::{Db, Stack, test_config};
@@ -55,31 +54,19 @@ async fn run(stack: &Stack, big_mib: u64, bench: bool) -> String {
     );
     let shots = root.join("../target/web-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
-    let mut command = Command::new("node");
-    command
-        .arg(web.join("share.test.mjs"))
-        .env("QUIRE_WEB_BASE", &stack.base)
-        .env("QUIRE_WEB_FIXTURES", &dir)
-        .env("QUIRE_WEB_SCREENSHOTS", &shots)
-        .env("QUIRE_WEB_SESSION", session)
-        .env("QUIRE_WEB_DATA_DIR", &stack.core.config.data_dir);
+    let session = std::ffi::OsString::from(session);
+    let mut env = vec![
+        ("QUIRE_WEB_BASE", stack.base.as_ref()),
+        ("QUIRE_WEB_FIXTURES", dir.as_os_str()),
+        ("QUIRE_WEB_SCREENSHOTS", shots.as_os_str()),
+        ("QUIRE_WEB_SESSION", session.as_os_str()),
+        ("QUIRE_WEB_DATA_DIR", stack.core.config.data_dir.as_os_str()),
+    ];
     if bench {
-        command.env("QUIRE_SHARE_BENCH", "1");
+        env.push(("QUIRE_SHARE_BENCH", "1".as_ref()));
     }
-    // Blocking: the stack keeps serving on the runtime's threads meanwhile.
-    let out =
-        tokio::task::spawn_blocking(move || command.output().expect("node runs (install nodejs)"))
-            .await
-            .unwrap();
+    let stdout = super::browser_test(&web.join("share.test.mjs"), &env, "share: all passed").await;
     drop(fixtures);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "browser test failed:\n{stdout}\n{stderr}"
-    );
-    assert!(stdout.contains("share: all passed"));
     stdout
 }
 

@@ -382,6 +382,7 @@ pub fn index(lang: Lang, api_tools: &[(&str, &str)]) -> Markup {
                     }
                 }
             }
+            (crate::web::local::groups(lang))
         }
     }
 }
