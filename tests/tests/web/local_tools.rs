@@ -53,7 +53,10 @@ async fn local_pages_allow_no_connection() {
             .await
             .unwrap();
         assert_eq!(page.status(), 200, "{slug}");
-        let csp = page.headers()["content-security-policy"].to_str().unwrap().to_owned();
+        let csp = page.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_owned();
         assert!(csp.contains("connect-src 'none'"), "{slug}: {csp}");
         assert!(csp.contains("form-action 'none'"), "{slug}: {csp}");
         assert!(csp.contains("script-src 'self'"), "{slug}: {csp}");
@@ -66,10 +69,12 @@ async fn local_pages_allow_no_connection() {
     }
     // The other pages keep the site's CSP, which lets the tool forms reach the API.
     let home = client.get(stack.url("/")).send().await.unwrap();
-    assert!(home.headers()["content-security-policy"]
-        .to_str()
-        .unwrap()
-        .contains("connect-src 'self'"));
+    assert!(
+        home.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .contains("connect-src 'self'")
+    );
     let missing = client.get(stack.url("/local/nope")).send().await.unwrap();
     assert_eq!(missing.status(), 404);
     assert_eq!(

@@ -77,10 +77,14 @@ fn mark(lang: Lang) -> &'static str {
 
 fn badge(lang: Lang) -> &'static str {
     match lang {
-        Lang::Fr => "S'exécute dans votre navigateur : rien de ce que vous déposez ici n'est envoyé, \
-                     pas besoin de compte, et la page marche même hors ligne une fois chargée.",
-        Lang::En => "Runs in your browser: nothing you drop here is sent anywhere, no account \
-                     needed, and the page keeps working offline once loaded.",
+        Lang::Fr => {
+            "S'exécute dans votre navigateur : rien de ce que vous déposez ici n'est envoyé, \
+                     pas besoin de compte, et la page marche même hors ligne une fois chargée."
+        }
+        Lang::En => {
+            "Runs in your browser: nothing you drop here is sent anywhere, no account \
+                     needed, and the page keeps working offline once loaded."
+        }
     }
 }
 
@@ -110,8 +114,9 @@ pub async fn page(
     }
     .render();
     let csp = if tool.wasm { CSP_WASM } else { CSP };
-    response
-        .headers_mut()
-        .insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(csp));
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(csp),
+    );
     Ok(response)
 }
