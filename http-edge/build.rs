@@ -35,7 +35,7 @@ const ENTRIES: [&str; 6] = [
 /// the QR library from npm) into one classic script: not every browser runs module workers.
 /// And the support tool's desk (`web/src/support/`), and each browser-local tool (`web/src/local/`,
 /// with fflate from npm for its ZIPs).
-const BUNDLES: [&str; 10] = [
+const BUNDLES: [&str; 12] = [
     "share-send.js",
     "share-upload-worker.js",
     "share-receive.js",
@@ -46,6 +46,8 @@ const BUNDLES: [&str; 10] = [
     "local-qr.js",
     "local-favicon.js",
     "local-exif-strip.js",
+    "local-text-on-image.js",
+    "local-minify.js",
 ];
 /// What the bundles import, for cargo to watch.
 const SHARED: [&str; 4] = [
@@ -74,7 +76,20 @@ fn main() {
         println!("cargo::rerun-if-changed={folder}");
     }
     run_esbuild(&esbuild, &ENTRIES, &[]);
-    run_esbuild(&esbuild, &BUNDLES, &["--bundle", "--format=iife"]);
+    // Fonts a tool draws with (text-on-image) go into its script as bytes: its page loads
+    // nothing after it, and works with the network cut. The target makes esbuild decode them
+    // with its own code: untargeted, it calls `Uint8Array.fromBase64`, which browsers older
+    // than Chrome 140, Firefox 133 or Safari 18.2 lack.
+    run_esbuild(
+        &esbuild,
+        &BUNDLES,
+        &[
+            "--bundle",
+            "--format=iife",
+            "--loader:.woff2=binary",
+            "--target=es2020",
+        ],
+    );
 }
 
 /// Runs esbuild over `entries` of `web/src` into `OUT_DIR/web`.

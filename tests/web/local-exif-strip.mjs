@@ -4,32 +4,9 @@
 // runner opens the page, cuts the network and checks afterwards that nothing was requested.
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import path from "node:path";
+import { fixture, pageImageSize, saveDownload, unzip } from "./local-files.mjs";
 
-/// `fixtures`: the fixtures' folder, or a map of their names to paths.
-const fixture = (fixtures, name) => (typeof fixtures === "string" ? path.join(fixtures, name) : fixtures[name]);
 const has = (bytes, text) => Buffer.from(bytes).includes(Buffer.from(text, "latin1"));
-
-async function save(page) {
-  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#exif-download-link")]);
-  return { name: download.suggestedFilename(), bytes: fs.readFileSync(await download.path()) };
-}
-
-/// The picture drawn by the page from a blob URL: [naturalWidth, naturalHeight].
-function drawn(page, bytes, type) {
-  return page.evaluate(async ([base64, mime]) => {
-    const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const url = URL.createObjectURL(new Blob([data], { type: mime }));
-    try {
-      const image = new Image();
-      image.src = url;
-      await image.decode();
-      return [image.naturalWidth, image.naturalHeight];
-    } finally {
-      URL.revokeObjectURL(url);
-    }
-  }, [Buffer.from(bytes).toString("base64"), type]);
-}
 
 /// A JPEG's segment markers before its first scan, checked to hold no metadata.
 function assertCleanJpeg(bytes) {
@@ -67,22 +44,6 @@ function assertCleanPng(bytes) {
   assert.ok(!has(bytes, "Alice Example"));
 }
 
-/// The entries of a stored ZIP (common.mjs's zip()), read from its local headers.
-function unzip(bytes) {
-  const entries = new Map();
-  let pos = 0;
-  while (pos + 30 <= bytes.length && bytes.readUInt32LE(pos) === 0x04034b50) {
-    assert.equal(bytes.readUInt16LE(pos + 8), 0, "stored, not deflated");
-    assert.equal(bytes.readUInt16LE(pos + 6) & 8, 0, "sizes in the local header");
-    const size = bytes.readUInt32LE(pos + 18);
-    const nameLength = bytes.readUInt16LE(pos + 26);
-    const start = pos + 30 + nameLength + bytes.readUInt16LE(pos + 28);
-    entries.set(bytes.subarray(pos + 30, pos + 30 + nameLength).toString("utf8"), bytes.subarray(start, start + size));
-    pos = start + size;
-  }
-  return entries;
-}
-
 export async function check(page, { fixtures, step, shot }) {
   step("local exif-strip: a photo's camera, GPS position and comment shown");
   await page.waitForSelector("#exif-files");
@@ -99,13 +60,13 @@ export async function check(page, { fixtures, step, shot }) {
   assert.ok(where, position);
   assert.deepEqual([Number(where[1]).toFixed(4), where[2], Number(where[3]).toFixed(4), where[4]], ["48.8584", "N", "2.2945", "E"]);
   assert.equal(await page.locator("#exif-results .exif-clean").count(), 1, "the output was checked clean");
-  await shot(page, "local-exif-strip-one");
+  await shot(page, "one");
 
   step("local exif-strip: the clean JPEG has no EXIF, GPS nor comment, and still decodes");
-  const one = await save(page);
+  const one = await saveDownload(page, "#exif-download-link");
   assert.equal(one.name, "photo-gps-clean.jpg");
   assertCleanJpeg(one.bytes);
-  assert.deepEqual(await drawn(page, one.bytes, "image/jpeg"), [1200, 800]);
+  assert.deepEqual(await pageImageSize(page, one.bytes, "image/jpeg"), [1200, 800]);
 
   step("local exif-strip: two photos and a GIF at once: the GIF refused, a ZIP of two clean photos");
   const gif = { name: "anim.gif", mimeType: "image/gif", buffer: Buffer.from("GIF89a\x01\x00\x01\x00\x00\x00\x00;", "latin1") };
@@ -119,13 +80,13 @@ export async function check(page, { fixtures, step, shot }) {
   assert.match(cards[2], /GIF/);
   assert.equal(await page.locator("#exif-results .exif-file.refused .error").count(), 1);
   assert.equal(await page.locator("#exif-results .exif-clean").count(), 2);
-  await shot(page, "local-exif-strip-batch");
-  const batch = await save(page);
+  await shot(page, "batch");
+  const batch = await saveDownload(page, "#exif-download-link");
   const entries = unzip(batch.bytes);
   assert.deepEqual([...entries.keys()], ["photo-gps-clean.jpg", "photo-text-clean.png"]);
   assertCleanJpeg(entries.get("photo-gps-clean.jpg"));
   assertCleanPng(entries.get("photo-text-clean.png"));
-  assert.deepEqual(await drawn(page, entries.get("photo-text-clean.png"), "image/png"), [900, 600]);
+  assert.deepEqual(await pageImageSize(page, entries.get("photo-text-clean.png"), "image/png"), [900, 600]);
 
   step("local exif-strip: on a 390 px phone nothing sticks out");
   const viewport = page.viewportSize();
@@ -135,6 +96,6 @@ export async function check(page, { fixtures, step, shot }) {
     return [tool.scrollWidth, tool.clientWidth];
   });
   assert.ok(scroll <= width + 1, `the tool is ${scroll} px wide in ${width} px`);
-  await shot(page, "local-exif-strip-phone");
+  await shot(page, "phone");
   if (viewport) await page.setViewportSize(viewport);
 }

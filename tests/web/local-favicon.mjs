@@ -5,56 +5,10 @@
 // favicon.svg only for the SVG.
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { inflateRawSync } from "node:zlib";
+import { fixture, pagePixels, pngSize, saveDownload, unzip } from "./local-files.mjs";
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const BASE_FILES = ["favicon.ico", "apple-touch-icon.png", "icon-192.png", "icon-512.png", "site.webmanifest", "head.html"];
 const MASKABLE_FILES = ["icon-maskable-192.png", "icon-maskable-512.png"];
-
-/// A fixture as setInputFiles takes it, and its bytes: `fixtures` may be the fixtures' folder,
-/// or an object of paths or buffers by name.
-async function fixture(fixtures, name) {
-  const value = typeof fixtures === "string" ? path.join(fixtures, name) : fixtures[name];
-  assert.ok(value, `fixture ${name}`);
-  if (typeof value === "string") return { input: value, bytes: await readFile(value) };
-  const buffer = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer);
-  const mimeType = name.endsWith(".svg") ? "image/svg+xml" : "image/png";
-  return { input: { name, mimeType, buffer }, bytes: buffer };
-}
-
-/// The files of a ZIP by name, read through its central directory (stored or deflated).
-function unzip(zip) {
-  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
-  let end = zip.length - 22;
-  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
-  assert.ok(end >= 0, "the ZIP has its end of central directory");
-  const files = new Map();
-  let at = view.getUint32(end + 16, true);
-  for (let i = view.getUint16(end + 10, true); i > 0; i--) {
-    assert.equal(view.getUint32(at, true), 0x02014b50, "a central directory header");
-    const method = view.getUint16(at + 10, true);
-    const [packed, size] = [view.getUint32(at + 20, true), view.getUint32(at + 24, true)];
-    const [nameLength, extra, comment] = [view.getUint16(at + 28, true), view.getUint16(at + 30, true), view.getUint16(at + 32, true)];
-    const local = view.getUint32(at + 42, true);
-    const name = zip.subarray(at + 46, at + 46 + nameLength).toString("utf8");
-    assert.equal(view.getUint32(local, true), 0x04034b50, `${name}: its local header`);
-    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-    const raw = zip.subarray(start, start + packed);
-    const data = method === 0 ? raw : inflateRawSync(raw);
-    assert.equal(data.length, size, `${name}: its size`);
-    files.set(name, Buffer.from(data));
-    at += 46 + nameLength + extra + comment;
-  }
-  return files;
-}
-
-/// A PNG's width and height from its IHDR chunk.
-function pngSize(png, what) {
-  assert.ok(png.subarray(0, 8).equals(PNG_SIGNATURE), `${what} is a PNG`);
-  assert.equal(png.toString("latin1", 12, 16), "IHDR", `${what}: IHDR first`);
-  return [png.readUInt32BE(16), png.readUInt32BE(20)];
-}
 
 /// The ICO's header and its entries, checked field by field: exactly 16, 32 and 48, each a PNG
 /// of that size, stored one after the other.
@@ -73,33 +27,26 @@ function checkIco(ico) {
   assert.equal(expected, ico.length, "ICO: nothing after the last image");
 }
 
-/// Pixels of a PNG decoded by the browser: { width, height, transparent, opaque } counts.
-const pixels = (page, png) => page.evaluate(async (base64) => {
-  const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const bitmap = await createImageBitmap(new Blob([data], { type: "image/png" }));
-  const canvas = document.createElement("canvas");
-  canvas.width = bitmap.width;
-  canvas.height = bitmap.height;
-  const context = canvas.getContext("2d");
-  context.drawImage(bitmap, 0, 0);
-  const { data: rgba } = context.getImageData(0, 0, canvas.width, canvas.height);
+/// How many pixels of a PNG, as the browser decodes it, are transparent (alpha < 255) and opaque.
+async function alphaCounts(page, png) {
+  const { data } = await pagePixels(page, png, { type: "image/png" });
   let transparent = 0;
   let opaque = 0;
-  for (let i = 3; i < rgba.length; i += 4) {
-    if (rgba[i] < 255) transparent++;
-    if (rgba[i] === 255) opaque++;
+  for (let i = 3; i < data.length; i += 4) {
+    if (data[i] < 255) transparent++;
+    if (data[i] === 255) opaque++;
   }
-  return { width: bitmap.width, height: bitmap.height, transparent, opaque };
-}, png.toString("base64"));
+  return { transparent, opaque };
+}
 
 /// Downloads the ZIP the page offers for `source` and checks it; gives its files.
 async function downloadAndCheck(page, source, { svg, maskable }) {
   const link = `#favicon-download[data-source="${source}"][data-maskable="${maskable ? "yes" : "no"}"]`;
   await page.waitForSelector(link);
   assert.ok(await page.isHidden("#favicon-error"), await page.textContent("#favicon-error"));
-  const [download] = await Promise.all([page.waitForEvent("download"), page.click(link)]);
-  assert.match(download.suggestedFilename(), /-favicons\.zip$/);
-  const files = unzip(await readFile(await download.path()));
+  const download = await saveDownload(page, link);
+  assert.match(download.name, /-favicons\.zip$/);
+  const files = unzip(download.bytes);
   const expected = [...BASE_FILES, ...(svg ? ["favicon.svg"] : []), ...(maskable ? MASKABLE_FILES : [])];
   assert.deepEqual([...files.keys()].sort(), expected.sort(), `${source}: the files of the ZIP`);
 
@@ -109,11 +56,11 @@ async function downloadAndCheck(page, source, { svg, maskable }) {
   }
   // iOS shows transparency as black: the Apple icon is filled; so are maskable ones.
   for (const name of ["apple-touch-icon.png", ...(maskable ? MASKABLE_FILES : [])]) {
-    const seen = await pixels(page, files.get(name));
+    const seen = await alphaCounts(page, files.get(name));
     assert.equal(seen.transparent, 0, `${source}: ${name} has no transparent pixel`);
   }
   // The image was drawn at all (an SVG that failed to draw would leave it empty).
-  assert.ok((await pixels(page, files.get("icon-512.png"))).opaque > 1000, `${source}: icon-512.png shows the image`);
+  assert.ok((await alphaCounts(page, files.get("icon-512.png"))).opaque > 1000, `${source}: icon-512.png shows the image`);
 
   const manifest = JSON.parse(files.get("site.webmanifest").toString("utf8"));
   assert.equal(manifest.display, "standalone");
@@ -142,8 +89,7 @@ export async function check(page, { fixtures, step, shot }) {
   assert.equal(await page.locator("#favicon-download").count(), 0);
 
   step("local favicon: from a PNG, the ICO, the PNGs, the manifest and the tags");
-  const png = await fixture(fixtures, "logo.png");
-  await page.setInputFiles("#favicon-file", png.input);
+  await page.setInputFiles("#favicon-file", fixture(fixtures, "logo.png"));
   await downloadAndCheck(page, "logo.png", { svg: false, maskable: false });
   // Every size previewed; the ICO's small ones also enlarged with square pixels.
   assert.deepEqual(await page.$$eval("#favicon-previews li", (items) => items.map((li) => li.dataset.size)), ["16", "32", "48", "180", "192", "512"]);
@@ -151,18 +97,18 @@ export async function check(page, { fixtures, step, shot }) {
   assert.ok(await page.$$eval("#favicon-previews img", (images) => images.every((img) => img.complete && img.naturalWidth > 0)), "the previews are drawn");
   await page.click("#favicon-copy");
   await page.waitForFunction(() => document.querySelector("#favicon-copied")?.textContent !== "");
-  await shot(page, "local-favicon-png");
+  await shot(page, "png");
 
   step("local favicon: from an SVG with only a viewBox, maskable icons too, favicon.svg kept");
   await page.check("#favicon-maskable");
-  const svg = await fixture(fixtures, "logo.svg");
-  await page.setInputFiles("#favicon-file", svg.input);
+  const svg = fixture(fixtures, "logo.svg");
+  await page.setInputFiles("#favicon-file", svg);
   const files = await downloadAndCheck(page, "logo.svg", { svg: true, maskable: true });
-  assert.ok(files.get("favicon.svg").equals(svg.bytes), "favicon.svg is the file as it came");
+  assert.ok(files.get("favicon.svg").equals(await readFile(svg)), "favicon.svg is the file as it came");
   assert.equal(await page.locator("#favicon-previews img.favicon-masked").count(), 2);
 
   step("local favicon: fits a phone's width");
   await page.setViewportSize({ width: 390, height: 844 });
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, "no horizontal scrolling at 390 px");
-  await shot(page, "local-favicon-svg");
+  await shot(page, "svg");
 }

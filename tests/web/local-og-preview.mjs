@@ -3,7 +3,7 @@
 // 1080) shown in every card from a blob: URL and cropped to 1.91:1, the warnings on the image
 // URL, and the <meta> tags exactly as expected, escaped.
 import assert from "node:assert/strict";
-import path from "node:path";
+import { fixture } from "./local-files.mjs";
 
 const FIELDS = {
   title: `Tom & Jerry's "Big" Day: how a cat and a mouse share one small flat in Paris for a year together`, // 96
@@ -57,7 +57,7 @@ export async function check(page, { fixtures, step, shot }) {
   assert.match(await text(page, "#og-copy-status"), /^(Copied|Selected|Copié|Sélectionné)/);
 
   step("local og-preview: a local image in every card, from a blob: URL, cropped to 1.91:1");
-  await page.setInputFiles("#og-image-file", path.join(fixtures, "landscape.jpg"));
+  await page.setInputFiles("#og-image-file", fixture(fixtures, "landscape.jpg"));
   await page.waitForFunction(() => {
     const images = [...document.querySelectorAll(".og-card img.og-img")];
     return images.length === 5 && images.every((img) => !img.hidden && img.src.startsWith("blob:") && img.complete && img.naturalWidth > 0);
@@ -75,7 +75,7 @@ export async function check(page, { fixtures, step, shot }) {
   assert.equal(await page.locator(".og-card .og-placeholder:visible").count(), 0);
   assert.deepEqual(await warnings(page), ["title-long"], "a 1920 × 1080 image is large enough");
   assert.equal(await page.inputValue("#og-tags"), TAGS, "the local file does not change the tags");
-  await shot(page, "local-og-preview");
+  await shot(page, "cards");
 
   step("local og-preview: warnings on the description and the image URL");
   await page.fill("#og-title", "Tom & Jerry");
@@ -96,5 +96,5 @@ export async function check(page, { fixtures, step, shot }) {
   await page.click("#og-image-clear");
   assert.equal(await page.locator(".og-card img.og-img:visible").count(), 0);
   assert.deepEqual(await warnings(page), ["image-missing"]);
-  await shot(page, "local-og-preview-warnings");
+  await shot(page, "warnings");
 }

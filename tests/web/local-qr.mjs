@@ -3,8 +3,8 @@
 // shown in the page; the SVG saved is an SVG that decodes too once drawn; the error correction
 // level changes the code's size; too much text is refused in words.
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import jsQR from "jsqr";
+import { pagePixels, saveDownload } from "./local-files.mjs";
 
 const URL_TEXT = "https://example.com/quire?x=1&y=été"; // 37 UTF-8 bytes
 const WIFI = { ssid: `Café "Lab"; 2,4:GHz`, password: String.raw`p\w;d:1,"x"` };
@@ -13,37 +13,12 @@ const CONTACT = { name: "Zoé Martin", org: "Acme, Inc; R&D", phone: "+33 1 23 4
 const CONTACT_TEXT = ["BEGIN:VCARD", "VERSION:3.0", "N:Martin;Zoé;;;", "FN:Zoé Martin", "ORG:Acme\\, Inc\\; R&D",
   "TEL:+33 1 23 45 67 89", "EMAIL:zoe@example.com", "URL:https://example.com/zoe", "END:VCARD"].join("\r\n");
 
-// What a click on a save button downloads: its suggested name and bytes.
-async function save(page, button) {
-  const [download] = await Promise.all([page.waitForEvent("download"), page.click(button)]);
-  return { name: download.suggestedFilename(), bytes: fs.readFileSync(await download.path()) };
-}
-
-// The RGBA pixels of an image (PNG or SVG bytes) as the page draws them, on white, at `size` px
-// for an SVG; then what jsQR reads in them.
+// An image (PNG or SVG bytes) as the page draws it, on white, at `size` px for an SVG; then
+// its width as drawn and what jsQR reads in it.
 async function decode(page, bytes, type, size) {
-  const image = await page.evaluate(async ({ base64, type, size }) => {
-    const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const url = URL.createObjectURL(new Blob([data], { type }));
-    try {
-      const img = new Image();
-      img.src = url;
-      await img.decode();
-      const width = size || img.naturalWidth, height = size || img.naturalHeight;
-      const canvas = document.createElement("canvas");
-      canvas.width = width;
-      canvas.height = height;
-      const context = canvas.getContext("2d");
-      context.fillStyle = "#fff";
-      context.fillRect(0, 0, width, height);
-      context.drawImage(img, 0, 0, width, height);
-      return { width, height, natural: img.naturalWidth, rgba: Array.from(context.getImageData(0, 0, width, height).data) };
-    } finally {
-      URL.revokeObjectURL(url);
-    }
-  }, { base64: bytes.toString("base64"), type, size });
-  const found = jsQR(Uint8ClampedArray.from(image.rgba), image.width, image.height);
-  return { natural: image.natural, text: found?.data ?? null };
+  const image = await pagePixels(page, bytes, { type, size, background: "#fff" });
+  const found = jsQR(new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.length), image.width, image.height);
+  return { width: image.width, text: found?.data ?? null };
 }
 
 const modules = async (page) => Number(await page.getAttribute("#qr-preview", "data-modules"));
@@ -51,11 +26,11 @@ const encoded = (page) => page.$eval("#qr-text", (pre) => pre.textContent);
 
 // The PNG saved now decodes to `text`, at the size asked for.
 async function pngSays(page, text, stem) {
-  const png = await save(page, "#qr-save-png");
+  const png = await saveDownload(page, "#qr-save-png");
   assert.equal(png.name, `${stem}.png`);
   assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "a PNG");
   const read = await decode(page, png.bytes, "image/png");
-  assert.equal(read.natural, 400, "the PNG is the size asked for");
+  assert.equal(read.width, 400, "the PNG is the size asked for");
   assert.equal(read.text, text, `${stem}.png decodes to the text`);
 }
 
@@ -75,7 +50,7 @@ export async function check(page, { step, shot }) {
   await pngSays(page, URL_TEXT, "qr-link");
 
   step("local qr: the SVG is one path in a viewBox, and decodes once drawn");
-  const svg = await save(page, "#qr-save-svg");
+  const svg = await saveDownload(page, "#qr-save-svg");
   assert.equal(svg.name, "qr-link.svg");
   const markup = svg.bytes.toString("utf8");
   assert.ok(markup.startsWith("<svg"), markup.slice(0, 80));
@@ -104,7 +79,7 @@ export async function check(page, { step, shot }) {
   await page.selectOption("#qr-wifi-security", "WPA");
   await page.check("#qr-wifi-hidden");
   assert.equal(await encoded(page), WIFI_TEXT);
-  await shot(page, "local-qr-wifi");
+  await shot(page, "wifi");
   await pngSays(page, WIFI_TEXT, "qr-wifi");
   // An open network: no password in the code, the field disabled.
   await page.selectOption("#qr-wifi-security", "nopass");
@@ -121,7 +96,7 @@ export async function check(page, { step, shot }) {
   await page.fill("#qr-vcard-url", CONTACT.url);
   assert.equal(await encoded(page), CONTACT_TEXT);
   await pngSays(page, CONTACT_TEXT, "qr-contact");
-  await shot(page, "local-qr-vcard");
+  await shot(page, "vcard");
 
   step("local qr: more than a QR code holds is refused in words");
   await page.selectOption("#qr-kind", "url");

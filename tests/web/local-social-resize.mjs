@@ -4,8 +4,7 @@
 // a half red, half blue image made in the page whose 9:16 story comes from the half the focal
 // point is on; two images × two formats as PNGs; the editor on a phone's screen.
 import assert from "node:assert/strict";
-import { readFile } from "node:fs/promises";
-import path from "node:path";
+import { fixture, imageSize, pagePixel, saveDownload, unzip } from "./local-files.mjs";
 
 /// What every format must come out as (independent of the page's table on purpose).
 const SIZES = {
@@ -21,55 +20,6 @@ const SIZES = {
   "youtube-banner": [2560, 1440],
   profile: [400, 400],
 };
-
-/// A fixture as setInputFiles takes it: `fixtures` is the fixtures' folder, or an object of
-/// paths or buffers by name.
-function fixture(fixtures, name) {
-  const value = typeof fixtures === "string" ? path.join(fixtures, name) : fixtures[name];
-  assert.ok(value, `fixture ${name}`);
-  if (typeof value === "string") return value;
-  const buffer = Buffer.isBuffer(value) ? value : Buffer.from(value.buffer ?? value);
-  return { name, mimeType: name.endsWith(".png") ? "image/png" : "image/jpeg", buffer };
-}
-
-/// The entries of a ZIP made by common.mjs's zip() (stored), read by their local headers.
-function unzipStored(zip) {
-  const entries = new Map();
-  let at = 0;
-  while (at + 30 <= zip.length && zip.readUInt32LE(at) === 0x04034b50) {
-    const method = zip.readUInt16LE(at + 8);
-    const size = zip.readUInt32LE(at + 18);
-    const nameLength = zip.readUInt16LE(at + 26);
-    const extraLength = zip.readUInt16LE(at + 28);
-    const name = zip.subarray(at + 30, at + 30 + nameLength).toString("utf8");
-    assert.equal(method, 0, `${name} is stored`);
-    const start = at + 30 + nameLength + extraLength;
-    entries.set(name, zip.subarray(start, start + size));
-    at = start + size;
-  }
-  assert.ok(entries.size > 0, "the ZIP has entries");
-  return entries;
-}
-
-/// [width, height] of a JPEG (its SOF0/SOF1/SOF2 marker) or a PNG (IHDR).
-function dimensions(bytes, name) {
-  if (bytes[0] === 0x89 && bytes.subarray(1, 4).toString() === "PNG") {
-    assert.equal(bytes.subarray(12, 16).toString(), "IHDR", name);
-    return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
-  }
-  assert.ok(bytes[0] === 0xff && bytes[1] === 0xd8, `${name} is a JPEG or a PNG`);
-  let at = 2;
-  while (at + 4 < bytes.length) {
-    if (bytes[at] !== 0xff) throw new Error(`${name}: no marker at ${at}`);
-    const marker = bytes[at + 1];
-    if (marker === 0xff) { at++; continue; } // fill byte
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) { at += 2; continue; } // no length
-    if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) return [bytes.readUInt16BE(at + 7), bytes.readUInt16BE(at + 5)];
-    if (marker === 0xda || marker === 0xd9) break; // the scan before any frame header: broken
-    at += 2 + bytes.readUInt16BE(at + 2);
-  }
-  throw new Error(`${name}: no SOF marker`);
-}
 
 /// The focal point as the marker says it: [x, y] in percent.
 async function focalPoint(page) {
@@ -88,26 +38,15 @@ async function download(page) {
   await page.click("#social-make");
   const link = page.locator("#social-download");
   await link.waitFor({ timeout: 60_000 });
-  const [saved] = await Promise.all([page.waitForEvent("download"), link.click()]);
-  assert.equal(saved.suggestedFilename(), await link.getAttribute("download"));
-  return [saved.suggestedFilename(), await readFile(await saved.path())];
+  const saved = await saveDownload(page, link);
+  assert.equal(saved.name, await link.getAttribute("download"));
+  return [saved.name, saved.bytes];
 }
 
 async function tick(page, ids) {
   await page.click("#social-none");
   for (const id of ids) await page.check(`#format-${id}`);
 }
-
-/// The colour [r, g, b] of the pixel at (x, y) of the image `bytes`, decoded by the browser.
-const pixel = (page, bytes, x, y) => page.evaluate(async ({ base64, x, y }) => {
-  const raw = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const bitmap = await createImageBitmap(new Blob([raw]));
-  const canvas = document.createElement("canvas");
-  [canvas.width, canvas.height] = [bitmap.width, bitmap.height];
-  const context = canvas.getContext("2d", { willReadFrequently: true });
-  context.drawImage(bitmap, 0, 0);
-  return [...context.getImageData(x, y, 1, 1).data.slice(0, 3)];
-}, { base64: bytes.toString("base64"), x, y });
 
 export async function check(page, { fixtures, step, shot }) {
   step("local social-resize: a file that is not an image is refused in words");
@@ -159,12 +98,12 @@ export async function check(page, { fixtures, step, shot }) {
   step("local social-resize: the ZIP, each JPEG at its format's exact size");
   const [zipName, zipBytes] = await download(page);
   assert.equal(zipName, "social-images.zip");
-  const entries = unzipStored(zipBytes);
+  const entries = unzip(zipBytes);
   const expected = Object.keys(SIZES).map((id) => `landscape-${id}-${SIZES[id][0]}x${SIZES[id][1]}.jpg`);
   assert.deepEqual([...entries.keys()].sort(), expected.sort());
   for (const [name, bytes] of entries) {
     const id = name.replace(/^landscape-/, "").replace(/-\d+x\d+\.jpg$/, "");
-    assert.deepEqual(dimensions(bytes, name), SIZES[id], name);
+    assert.deepEqual(imageSize(bytes, name), SIZES[id], name);
   }
   assert.match(await page.textContent("#social-outputs li[data-name='landscape-story-1080x1920.jpg']"), /upscaled from 608×1080|agrandie depuis 608×1080/);
   await shot(page, "landscape-zip");
@@ -191,16 +130,16 @@ export async function check(page, { fixtures, step, shot }) {
   assert.deepEqual(await focalPoint(page), [100, 50]);
   let [name, bytes] = await download(page);
   assert.equal(name, "halves-story-1080x1920.png", "one output is downloaded as it is");
-  assert.deepEqual(dimensions(bytes, name), [1080, 1920]);
+  assert.deepEqual(imageSize(bytes, name), [1080, 1920]);
   for (const x of [540, 0, 1079]) {
-    const [r, g, b] = await pixel(page, bytes, x, 960);
+    const [r, g, b] = await pagePixel(page, bytes, x, 960);
     assert.ok(b > 200 && r < 50 && g < 50, `focus right: pixel ${x} is blue, not ${r},${g},${b}`);
   }
   await page.focus("#social-focus");
   await press(page, "Shift+ArrowLeft", 10);
   assert.deepEqual(await focalPoint(page), [0, 50]);
   [name, bytes] = await download(page);
-  const [r, g, b] = await pixel(page, bytes, 540, 960);
+  const [r, g, b] = await pagePixel(page, bytes, 540, 960);
   assert.ok(r > 200 && g < 50 && b < 50, `focus left: the centre is red, not ${r},${g},${b}`);
 
   step("local social-resize: two images × two formats as PNGs in one ZIP");
@@ -215,24 +154,16 @@ export async function check(page, { fixtures, step, shot }) {
   assert.ok(await page.isChecked("#social-png"), "the output type is kept across files");
   const [pair, pairBytes] = await download(page);
   assert.equal(pair, "social-images.zip");
-  const files = unzipStored(pairBytes);
+  const files = unzip(pairBytes);
   assert.deepEqual([...files.keys()].sort(), [
     "landscape-instagram-square-1080x1080.png", "landscape-profile-400x400.png",
     "logo-instagram-square-1080x1080.png", "logo-profile-400x400.png",
   ]);
   for (const [entry, data] of files) {
-    assert.deepEqual(dimensions(data, entry), entry.includes("profile") ? [400, 400] : [1080, 1080], entry);
+    assert.deepEqual(imageSize(data, entry), entry.includes("profile") ? [400, 400] : [1080, 1080], entry);
   }
   // The logo is transparent around its disc: PNG keeps it so.
-  const corner = await page.evaluate(async (base64) => {
-    const raw = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const bitmap = await createImageBitmap(new Blob([raw]));
-    const canvas = document.createElement("canvas");
-    [canvas.width, canvas.height] = [bitmap.width, bitmap.height];
-    const context = canvas.getContext("2d", { willReadFrequently: true });
-    context.drawImage(bitmap, 0, 0);
-    return context.getImageData(0, 0, 1, 1).data[3];
-  }, files.get("logo-profile-400x400.png").toString("base64"));
+  const [, , , corner] = await pagePixel(page, files.get("logo-profile-400x400.png"), 0, 0);
   assert.equal(corner, 0, "the PNG keeps the logo's transparency");
 
   step("local social-resize: the editor fits a phone's screen");

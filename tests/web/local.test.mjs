@@ -14,7 +14,7 @@ const base = process.env.QUIRE_WEB_BASE;
 const fixtures = process.env.QUIRE_WEB_FIXTURES;
 const shots = process.env.QUIRE_WEB_SCREENSHOTS;
 /// The tools, as /local lists them.
-const TOOLS = ["social-resize", "og-preview", "qr", "favicon", "exif-strip"];
+const TOOLS = ["social-resize", "og-preview", "text-on-image", "qr", "favicon", "exif-strip", "minify"];
 
 const browser = await chromium.launch({
   executablePath: process.env.QUIRE_WEB_CHROMIUM || "/usr/bin/chromium",

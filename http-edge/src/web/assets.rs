@@ -21,6 +21,8 @@ const STYLE: &str = concat!(
     include_str!("../../web/src/local/qr/style.css"),
     include_str!("../../web/src/local/favicon/style.css"),
     include_str!("../../web/src/local/exif-strip/style.css"),
+    include_str!("../../web/src/local/text-on-image/style.css"),
+    include_str!("../../web/src/local/minify/style.css"),
 );
 /// The page scripts, from `web/src/`, minified by esbuild (build.rs) into `OUT_DIR/web/`.
 macro_rules! script {
@@ -47,12 +49,14 @@ const SHARE_WORKER: &str = script!("share-sw.js");
 /// The support tool's desk: comparison, corrections, final wording.
 const SUPPORT_DESK: &str = script!("support-desk.js");
 /// The browser-local tools' scripts (`/local/{slug}`), each with everything it needs.
-const LOCAL: [(&str, &str); 5] = [
+const LOCAL: [(&str, &str); 7] = [
     ("local-social-resize.js", script!("local-social-resize.js")),
     ("local-og-preview.js", script!("local-og-preview.js")),
     ("local-qr.js", script!("local-qr.js")),
     ("local-favicon.js", script!("local-favicon.js")),
     ("local-exif-strip.js", script!("local-exif-strip.js")),
+    ("local-text-on-image.js", script!("local-text-on-image.js")),
+    ("local-minify.js", script!("local-minify.js")),
 ];
 const PDFJS: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),

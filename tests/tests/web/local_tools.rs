@@ -7,7 +7,15 @@ use std::{path::Path, process::Command};
 
 use quire_e2e::{Db, Stack, python};
 
-const TOOLS: [&str; 5] = ["social-resize", "og-preview", "qr", "favicon", "exif-strip"];
+const TOOLS: [&str; 7] = [
+    "social-resize",
+    "og-preview",
+    "text-on-image",
+    "qr",
+    "favicon",
+    "exif-strip",
+    "minify",
+];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn local_tools_in_chromium() {

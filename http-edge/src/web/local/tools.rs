@@ -76,6 +76,19 @@ pub const LOCAL_TOOLS: &[LocalTool] = &[
         ),
     },
     LocalTool {
+        slug: "text-on-image",
+        group: LocalGroup::Social,
+        wasm: false,
+        en: (
+            "Text on an image",
+            "A title and subtitle over a photo or a colour, with each network's safe areas; PNG or JPEG.",
+        ),
+        fr: (
+            "Texte sur une image",
+            "Un titre et un sous-titre sur une photo ou une couleur, avec les zones sûres de chaque réseau ; PNG ou JPEG.",
+        ),
+    },
+    LocalTool {
         slug: "qr",
         group: LocalGroup::Social,
         wasm: false,
@@ -112,6 +125,19 @@ pub const LOCAL_TOOLS: &[LocalTool] = &[
         fr: (
             "Retirer les métadonnées",
             "EXIF, position GPS, appareil et commentaires retirés sans réencoder, en montrant ce qu'il y avait.",
+        ),
+    },
+    LocalTool {
+        slug: "minify",
+        group: LocalGroup::Web,
+        wasm: false,
+        en: (
+            "Minify HTML, CSS, JS",
+            "HTML, CSS and JavaScript minified, with the sizes before and after, plain and gzipped.",
+        ),
+        fr: (
+            "Minifier HTML, CSS, JS",
+            "HTML, CSS et JavaScript minifiés, avec les tailles avant et après, brutes et compressées.",
         ),
     },
 ];
