@@ -37,12 +37,13 @@ function keep() {
 function build() {
   const current = texts();
   const draft = desk.draft ?? current.draft;
-  const { items } = align(desk.raw, current.anonymized);
+  const paired = align(desk.raw, current.anonymized);
+  const { items } = paired;
   const originals = new Map([...items].map(([placeholder, item]) => [placeholder, mainOriginal(item)]));
   const total = [...countsByKind(current.anonymized).values()].reduce((a, b) => a + b, 0);
 
   correct = correctView({ corrections: desk.corrections, picked }, actions);
-  const comparison = compareView(desk.raw, current.anonymized, {
+  const comparison = compareView(paired, current.anonymized, {
     onPick: (placeholder, item) => {
       picked = { placeholder, original: item.original };
       const next = correctView({ corrections: desk.corrections, picked }, actions);

@@ -2,13 +2,14 @@
 // each replaced item marked on both sides with its placeholder, a legend with the counts per
 // kind, and Previous/Next to go from one replacement to the next. Selecting an item offers to
 // restore it; selecting text offers it to the "missed item" field.
-import { align, countsByKind, mainOriginal } from "./align.mjs";
+import { countsByKind, mainOriginal } from "./align.mjs";
 import { element, say } from "../shared/dom.mjs";
 
-/// The comparison of `raw` and `anonymized`; `onPick(placeholder, item)` when an item is chosen,
-/// `onSelectText(text)` when text is selected in either column.
-export function compareView(raw, anonymized, { onPick, onSelectText }) {
-  const { lines, items } = align(raw, anonymized);
+/// The comparison of the raw log and `anonymized`, paired by `align` (`{ lines, items }`, which
+/// the desk computes once per render for this view and the reply's chips);
+/// `onPick(placeholder, item)` when an item is chosen, `onSelectText(text)` when text is
+/// selected in either column.
+export function compareView({ lines, items }, anonymized, { onPick, onSelectText }) {
   const counts = countsByKind(anonymized);
   const legend = element("ul", { class: "desk-legend", id: "desk-legend", "aria-label": say("Replaced items per kind", "Éléments remplacés par type") },
     [...counts].map(([kind, count]) => element("li", { class: `kind kind-${kind.toLowerCase()}`, "data-kind": kind }, `${kind} `, element("strong", {}, String(count)))));
