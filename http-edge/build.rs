@@ -34,8 +34,10 @@ const ENTRIES: [&str; 6] = [
 /// worker), each bundled with what it imports (`web/src/share/`: the encryption, the uploader;
 /// the QR library from npm) into one classic script: not every browser runs module workers.
 /// And the support tool's desk (`web/src/support/`), and each browser-local tool (`web/src/local/`,
-/// with fflate from npm for its ZIPs).
-const BUNDLES: [&str; 12] = [
+/// with fflate from npm for its ZIPs; the workers that keep heavy work off the page: minify's,
+/// with terser, csso and html-minifier-terser, and image-optimize's, with the WebP and AVIF
+/// encoders compiled to WebAssembly, their .wasm embedded as bytes).
+const BUNDLES: [&str; 15] = [
     "share-send.js",
     "share-upload-worker.js",
     "share-receive.js",
@@ -48,6 +50,9 @@ const BUNDLES: [&str; 12] = [
     "local-exif-strip.js",
     "local-text-on-image.js",
     "local-minify.js",
+    "local-minify-worker.js",
+    "local-image-optimize.js",
+    "local-image-encoder.js",
 ];
 /// What the bundles import, for cargo to watch.
 const SHARED: [&str; 4] = [
@@ -87,6 +92,7 @@ fn main() {
             "--bundle",
             "--format=iife",
             "--loader:.woff2=binary",
+            "--loader:.wasm=binary",
             "--target=es2020",
         ],
     );

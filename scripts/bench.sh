@@ -11,16 +11,18 @@
 # `scripts/bench.sh convert` (office and HTML to PDF with the warm engines against a cold
 # `soffice --convert-to pdf` and `chromium --print-to-pdf` per file),
 # `scripts/bench.sh share` (a 200 MiB file shared end to end encrypted in Chromium, both ways,
-# against the same bytes uploaded and downloaded plainly; QUIRE_BENCH_MIB sets the size).
+# against the same bytes uploaded and downloaded plainly; QUIRE_BENCH_MIB sets the size),
+# `scripts/bench.sh image-optimize` (the browser-local image-optimize on 20 real photos in
+# Chromium against cwebp and avifenc at the same settings).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-bench="${1:?usage: scripts/bench.sh process|support|upload|tools|convert|share}"
+bench="${1:?usage: scripts/bench.sh process|support|upload|tools|convert|share|image-optimize}"
 # The process and tools benchmarks also read the real-world corpus (.cache/compress-corpus), the
 # process one also .cache/compress-corpus-more (setup.sh --corpus fetches it, --tests does not);
 # the tools benchmark judges PDF/A outputs with the test tools' pikepdf (.cache/venv).
-if [ "$bench" = tools ] || [ "$bench" = share ]; then
+if [ "$bench" = tools ] || [ "$bench" = share ] || [ "$bench" = image-optimize ]; then
   scripts/setup.sh --tests
 elif [ "$bench" = process ]; then
   scripts/setup.sh --corpus
@@ -75,6 +77,17 @@ case "$bench" in
     # The browser test's stack, built optimized; its plain uploads skip the scan, as shares do.
     scripts/clamd.sh --test-signatures
     exec cargo test --release -p quire-e2e --test web share_throughput_in_chromium -- --ignored --nocapture
+    ;;
+  image-optimize)
+    if ! command -v cwebp >/dev/null 2>&1 || ! command -v avifenc >/dev/null 2>&1; then
+      echo "bench: installing the reference tools"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -q
+      apt-get install -y -q --no-install-recommends webp libavif-bin
+    fi
+    scripts/corpus/bench-photos.sh .cache/bench-photos
+    scripts/clamd.sh --test-signatures
+    exec cargo test --release -p quire-e2e --test web image_optimize_bench_in_chromium -- --ignored --nocapture
     ;;
   *) echo "unknown benchmark $bench" >&2; exit 2 ;;
 esac

@@ -75,6 +75,10 @@ if [ "$tests" = 1 ]; then
   # comes with the base packages' URW fonts).
   [ -f /usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf ] || need_apt=1
   test_packages="$test_packages fonts-dejavu-core"
+  # Firefox ESR, driven through WebDriver by geckodriver (from the crates registry, below): the
+  # browser-local tools' encoders and canvas also checked in a second engine.
+  command -v firefox-esr >/dev/null 2>&1 || need_apt=1
+  test_packages="$test_packages firefox-esr"
 fi
 # The corpora come through pip, npm and apt-get; pdfinfo reads their producers and page counts.
 if [ "$corpus" = 1 ]; then
@@ -193,5 +197,14 @@ fi
 if [ ! -d "$root/tests/web/node_modules/playwright-core" ]; then
   echo "setup: installing playwright-core into tests/web"
   npm ci --prefix "$root/tests/web" --no-audit --no-fund
+fi
+# geckodriver, the WebDriver server for Firefox, is not a Debian package: built from the crates
+# registry, pinned, into .cache/geckodriver (the browser tests read QUIRE_WEB_GECKODRIVER).
+geckodriver="$cache/geckodriver/bin/geckodriver"
+if [ ! -x "$geckodriver" ]; then
+  echo "setup: building geckodriver from the crates registry"
+  # Not linted: the lint wrapper the tests set (scripts/test.sh) is for this workspace only.
+  env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS \
+    cargo install --quiet --locked --version 0.37.1 --root "$cache/geckodriver" geckodriver
 fi
 echo "setup: done"

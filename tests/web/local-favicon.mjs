@@ -12,7 +12,7 @@ const MASKABLE_FILES = ["icon-maskable-192.png", "icon-maskable-512.png"];
 
 /// The ICO's header and its entries, checked field by field: exactly 16, 32 and 48, each a PNG
 /// of that size, stored one after the other.
-function checkIco(ico) {
+export function checkIco(ico) {
   assert.deepEqual([ico.readUInt16LE(0), ico.readUInt16LE(2), ico.readUInt16LE(4)], [0, 1, 3], "ICO: reserved 0, type 1, three images");
   let expected = 6 + 16 * 3;
   [16, 32, 48].forEach((size, i) => {

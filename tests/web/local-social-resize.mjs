@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { fixture, imageSize, pagePixel, saveDownload, unzip } from "./local-files.mjs";
 
 /// What every format must come out as (independent of the page's table on purpose).
-const SIZES = {
+export const SIZES = {
   "instagram-square": [1080, 1080],
   "instagram-portrait": [1080, 1350],
   story: [1080, 1920],

@@ -14,7 +14,7 @@ const base = process.env.QUIRE_WEB_BASE;
 const fixtures = process.env.QUIRE_WEB_FIXTURES;
 const shots = process.env.QUIRE_WEB_SCREENSHOTS;
 /// The tools, as /local lists them.
-const TOOLS = ["social-resize", "og-preview", "text-on-image", "qr", "favicon", "exif-strip", "minify"];
+const TOOLS = ["social-resize", "og-preview", "text-on-image", "qr", "image-optimize", "favicon", "exif-strip", "minify"];
 
 const browser = await chromium.launch({
   executablePath: process.env.QUIRE_WEB_CHROMIUM || "/usr/bin/chromium",
@@ -45,6 +45,8 @@ try {
     page.on("pageerror", (error) => errors.pageErrors = [...(errors.pageErrors || []), error.message]);
     await page.goto(`${base}/local/${slug}`);
     await page.waitForLoadState("load");
+    // A tool that loads more after its page (image-optimize's encoders) says so until done.
+    await page.waitForSelector("#local-tool:not([data-loading])", { timeout: 60_000 });
     assert.match(await page.textContent(".local-badge"), /nothing you drop here is sent anywhere/);
     // From here on, nothing may go out: the network is cut, and any request is recorded.
     const sent = [];

@@ -10,7 +10,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 
-use super::layout::secure;
+use super::{layout::secure, local::csp as local_csp};
 use crate::problem::Problem;
 
 /// The site's stylesheet, then the browser-local tools' own rules (`web/src/local/*/style.css`).
@@ -23,6 +23,7 @@ const STYLE: &str = concat!(
     include_str!("../../web/src/local/exif-strip/style.css"),
     include_str!("../../web/src/local/text-on-image/style.css"),
     include_str!("../../web/src/local/minify/style.css"),
+    include_str!("../../web/src/local/image-optimize/style.css"),
 );
 /// The page scripts, from `web/src/`, minified by esbuild (build.rs) into `OUT_DIR/web/`.
 macro_rules! script {
@@ -49,7 +50,7 @@ const SHARE_WORKER: &str = script!("share-sw.js");
 /// The support tool's desk: comparison, corrections, final wording.
 const SUPPORT_DESK: &str = script!("support-desk.js");
 /// The browser-local tools' scripts (`/local/{slug}`), each with everything it needs.
-const LOCAL: [(&str, &str); 7] = [
+const LOCAL: [(&str, &str); 8] = [
     ("local-social-resize.js", script!("local-social-resize.js")),
     ("local-og-preview.js", script!("local-og-preview.js")),
     ("local-qr.js", script!("local-qr.js")),
@@ -57,6 +58,24 @@ const LOCAL: [(&str, &str); 7] = [
     ("local-exif-strip.js", script!("local-exif-strip.js")),
     ("local-text-on-image.js", script!("local-text-on-image.js")),
     ("local-minify.js", script!("local-minify.js")),
+    (
+        "local-image-optimize.js",
+        script!("local-image-optimize.js"),
+    ),
+];
+/// The local tools' workers, served with the local pages' CSP (a worker's own policy is the one
+/// its script comes with), with whether it compiles WebAssembly (image-optimize's encoders).
+const LOCAL_WORKERS: [(&str, &str, bool); 2] = [
+    (
+        "local-minify-worker.js",
+        script!("local-minify-worker.js"),
+        false,
+    ),
+    (
+        "local-image-encoder.js",
+        script!("local-image-encoder.js"),
+        true,
+    ),
 ];
 const PDFJS: &[u8] = include_bytes!(concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -73,6 +92,13 @@ const ICON_ICO: &[u8] = include_bytes!("assets/favicon.ico");
 
 /// GET /assets/{name}.
 pub async fn serve(Path(name): Path<String>) -> Response {
+    if let Some((_, script, wasm)) = LOCAL_WORKERS.iter().find(|(n, ..)| *n == name) {
+        let mut response = asset(script.as_bytes(), "text/javascript; charset=utf-8");
+        response
+            .headers_mut()
+            .insert(header::CONTENT_SECURITY_POLICY, local_csp(*wasm));
+        return response;
+    }
     let (body, kind): (&'static [u8], _) = match name.as_str() {
         "style.css" => (STYLE.as_bytes(), "text/css; charset=utf-8"),
         "app.js" => (SCRIPT.as_bytes(), "text/javascript; charset=utf-8"),

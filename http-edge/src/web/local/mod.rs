@@ -113,10 +113,14 @@ pub async fn page(
         },
     }
     .render();
-    let csp = if tool.wasm { CSP_WASM } else { CSP };
-    response.headers_mut().insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(csp),
-    );
+    response
+        .headers_mut()
+        .insert(header::CONTENT_SECURITY_POLICY, csp(tool.wasm));
     Ok(response)
+}
+
+/// The local pages' CSP, also given to their workers' scripts (a worker is bound by the policy
+/// its script is served with, not by its page's).
+pub fn csp(wasm: bool) -> HeaderValue {
+    HeaderValue::from_static(if wasm { CSP_WASM } else { CSP })
 }

@@ -102,6 +102,19 @@ pub const LOCAL_TOOLS: &[LocalTool] = &[
         ),
     },
     LocalTool {
+        slug: "image-optimize",
+        group: LocalGroup::Web,
+        wasm: true,
+        en: (
+            "Optimize images",
+            "Photos and images converted to WebP, AVIF or JPEG at the quality and size you choose, with the savings and a before/after view.",
+        ),
+        fr: (
+            "Optimiser des images",
+            "Photos et images converties en WebP, AVIF ou JPEG à la qualité et à la taille choisies, avec le gain et une vue avant/après.",
+        ),
+    },
+    LocalTool {
         slug: "favicon",
         group: LocalGroup::Web,
         wasm: false,

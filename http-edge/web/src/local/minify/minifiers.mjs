@@ -4,7 +4,10 @@
 // gives a MinifyError with the line and column, never an empty or silently shortened result.
 import { minify as csso, minifyBlock as cssoBlock, syntax as cssSyntax } from "csso";
 import { minify as terser } from "terser";
+import { DEFAULTS } from "./defaults.mjs";
 import { minifyHtmlWith } from "./html-engine.mjs";
+
+export { DEFAULTS };
 
 /// What could not be minified: `kind` ("js", "css", "html"), where (1-based line and column,
 /// as editors count; null when unknown) and the library's own words (`reason`, in English).
@@ -17,11 +20,6 @@ export class MinifyError extends Error {
   }
 }
 
-export const DEFAULTS = {
-  js: { mangle: true, keepConsole: true, module: null }, // module: true, false, or null: find out
-  css: { restructure: true },
-  html: { collapseWhitespace: true, removeComments: true, minifyInline: true, removeRedundant: true },
-};
 
 /// The 1-based line and column of `offset` in `text`.
 export function position(text, offset) {

@@ -2,7 +2,7 @@
 // the defaults those of minifiers.mjs (what is safe for any page or script). Builds the
 // fields and reads them back; view.mjs runs the minifiers with what is read.
 import { element, say } from "../common.mjs";
-import { DEFAULTS } from "./minifiers.mjs";
+import { DEFAULTS } from "./defaults.mjs";
 import { moduleFromName } from "./detect.mjs";
 
 function box(id, checked, label, hint = null) {

@@ -1,26 +1,25 @@
 // The minify page: code pasted or files chosen, minified when asked (a button, not every
 // keystroke: a large script takes a while), one result per text with its sizes before and
 // after, a copy button and a download; several files are also offered as one ZIP. Nothing is
-// sent anywhere: files are read with File.text() and saved from blob URLs.
+// sent anywhere: files are read with File.text() and saved from blob URLs. The minifiers run
+// in the page's worker (local-minify-worker.js), so a large script does not freeze the page.
 import { copy } from "../../shared/dom.mjs";
 import { downloadLink, element, fileDrop, say, zip } from "../common.mjs";
 import { guessKind, KINDS, kindOfName, minName } from "./detect.mjs";
-import { minify } from "./minifiers.mjs";
+import { WorkerJobs } from "../worker-jobs.mjs";
 import { buildOptions, readOptions } from "./options.mjs";
 import { measure, utf8 } from "./sizes.mjs";
 import { gzipLine, kindName, problem, sizeLine, summary, warning } from "./wording.mjs";
 
 const TYPES = { html: "text/html", css: "text/css", js: "text/javascript" };
 
-// Lets the browser paint "Working…" before a long minification holds the main thread: after
-// the next frame, or after 100 ms where frames do not come (a hidden tab).
-const breathe = () => new Promise((resolve) => {
-  requestAnimationFrame(() => setTimeout(resolve, 0));
-  setTimeout(resolve, 100);
-});
-
-export function mount(root) {
+export function mount(root, workerUrl) {
   if (!root) return;
+  const worker = new WorkerJobs(workerUrl);
+  // Loading until the minifiers' worker has come: the page works offline only from then on.
+  root.dataset.loading = "minifiers";
+  worker.ready.then(() => delete root.dataset.loading);
+  const minify = (kind, code, options) => worker.run({ kind, code, options });
   root.classList.add("min-tool");
   const text = element("textarea", { id: "min-text", name: "min-text", rows: "10", spellcheck: "false",
     autocomplete: "off", autocapitalize: "off", "aria-describedby": "min-text-hint" });
@@ -80,8 +79,6 @@ export function mount(root) {
       let failed = 0;
       for (const [index, source] of list.entries()) {
         if (list.length > 1) status.textContent = say(`Working… ${index + 1} of ${list.length}`, `Traitement… ${index + 1} sur ${list.length}`);
-        await breathe();
-        if (mine !== runs) return;
         const card = await result(source, index);
         if (mine !== runs) return;
         results.append(card.node);
