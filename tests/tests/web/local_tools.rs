@@ -102,11 +102,13 @@ async fn image_optimize_bench_in_chromium() {
             .join("../.cache/bench-photos")
             .into_os_string()
     });
+    let python = python();
     super::browser_test(
         &web().join("bench-image-optimize.mjs"),
         &[
             ("QUIRE_WEB_BASE", stack.base.as_ref()),
             ("QUIRE_BENCH_PHOTOS", &photos),
+            ("QUIRE_BENCH_PYTHON", python.as_ref()),
         ],
         "bench: done",
     )
