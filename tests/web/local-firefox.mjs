@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { checkIco } from "./local-favicon.mjs";
 import { fixture, imageSize, pngSize, unzip } from "./local-files.mjs";
-import { realType } from "./local-image-optimize.mjs";
+import { near, realType } from "./local-image-optimize.mjs";
 import { SIZES } from "./local-social-resize.mjs";
 import { firefox } from "./webdriver.mjs";
 
@@ -45,9 +45,6 @@ return image.decode().then(() => {
   context.drawImage(image, 0, 0);
   return { width: canvas.width, height: canvas.height, pixels: points.map(([x, y]) => [...context.getImageData(x, y, 1, 1).data]) };
 });`;
-
-const near = (seen, want, tolerance, what) =>
-  assert.ok(seen.every((v, i) => Math.abs(v - want[i]) <= tolerance), `${what}: ${seen} is not within ${tolerance} of ${want}`);
 
 async function open(ff, slug) {
   await ff.goto(`${base}/local/${slug}`);

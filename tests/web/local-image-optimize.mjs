@@ -21,7 +21,7 @@ export function realType(bytes) {
   return "unknown";
 }
 
-const near = (seen, want, tolerance, what) =>
+export const near = (seen, want, tolerance, what) =>
   assert.ok(seen.every((v, i) => Math.abs(v - want[i]) <= tolerance), `${what}: ${seen} is not within ${tolerance} of ${want}`);
 
 /// The rows the page shows: { name, format, encoder, bytes }.
