@@ -4,7 +4,8 @@
 # on the real-world corpora, .cache/compress-corpus and the further PDFs of
 # .cache/compress-corpus-more that only this benchmark reads;
 # QUIRE_BENCH_ONLY=ocr|scan|render|compress|corpus runs one part),
-# `scripts/bench.sh support` (the anonymizer against Presidio), `scripts/bench.sh upload`,
+# `scripts/bench.sh support` (the anonymizer against Presidio), `scripts/bench.sh upload` (one
+# process against dd and clamd, then S3 against boto3 and an edge with one and two cores),
 # `scripts/bench.sh tools` (the toolbox's merge, split and rotate against the qpdf CLI, redaction
 # of a 30-page PDF, PDF/A against Ghostscript judged by pikepdf's validator;
 # QUIRE_BENCH_ONLY=pages|redact|pdfa runs one part),
@@ -22,7 +23,8 @@ bench="${1:?usage: scripts/bench.sh process|support|upload|tools|convert|share|i
 # The process and tools benchmarks also read the real-world corpus (.cache/compress-corpus), the
 # process one also .cache/compress-corpus-more (setup.sh --corpus fetches it, --tests does not);
 # the tools benchmark judges PDF/A outputs with the test tools' pikepdf (.cache/venv).
-if [ "$bench" = tools ] || [ "$bench" = share ] || [ "$bench" = image-optimize ]; then
+# The upload benchmark's scale-out half runs moto's S3 server and boto3 from the same venv.
+if [ "$bench" = tools ] || [ "$bench" = share ] || [ "$bench" = image-optimize ] || [ "$bench" = upload ]; then
   scripts/setup.sh --tests
 elif [ "$bench" = process ]; then
   scripts/setup.sh --corpus
@@ -51,7 +53,13 @@ case "$bench" in
       .cache/presidio/bin/pip install -q presidio-analyzer==2.2.366
     fi
     ;;
-  upload) CLAMD_PORT=3312 QUIRE_MAX_UPLOAD_SIZE=2147483648 scripts/clamd.sh --test-signatures ;;
+  upload)
+    CLAMD_PORT=3312 QUIRE_MAX_UPLOAD_SIZE=2147483648 scripts/clamd.sh --test-signatures
+    cargo bench -p quire-edge --bench upload
+    # The layouts Quire scales out to: an S3 store (moto) beside boto3, and an edge in front of
+    # one and of two cores on PostgreSQL.
+    exec cargo bench -p quire-edge --bench upload_scale
+    ;;
   tools)
     if ! command -v qpdf >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1 || ! command -v gs >/dev/null 2>&1; then
       echo "bench: installing the reference tools"

@@ -22,6 +22,7 @@ pub const KNOWN_ENV: &[&str] = &[
     "QUIRE_METRICS_ADDR",
     "QUIRE_DATA_DIR",
     "QUIRE_DATABASE_URL",
+    "QUIRE_STORE_URL",
     "QUIRE_BASE_URL",
     "QUIRE_CLAMD",
     "QUIRE_CLAMD_TIMEOUT",
@@ -112,11 +113,22 @@ pub struct CoreConfig {
     #[arg(long, env = "QUIRE_DATABASE_URL")]
     pub database_url: Option<String>,
 
+    /// Where blobs are stored: file:///path or s3://bucket/prefix (with the usual AWS_*
+    /// variables); default: <data dir>/blobs.
+    #[arg(long, env = "QUIRE_STORE_URL")]
+    pub store_url: Option<String>,
+
+    /// S3 settings (object_store's keys, such as aws_endpoint) applied after the AWS_*
+    /// variables: set by tests, which run several stores in one process.
+    #[arg(skip)]
+    pub store_options: Vec<(String, String)>,
+
     /// Public base URL of share links; default: http://<http addr>.
     #[arg(long, env = "QUIRE_BASE_URL")]
     pub base_url: Option<String>,
 
-    /// clamd address: tcp://host:port or unix:///path/to/clamd.ctl.
+    /// clamd address: tcp://host:port or unix:///path/to/clamd.ctl; several comma-separated
+    /// share the scans, and one that cannot be reached is passed over for the next.
     #[arg(long, env = "QUIRE_CLAMD", default_value = "tcp://127.0.0.1:3310")]
     pub clamd: String,
 
@@ -254,6 +266,10 @@ impl CoreConfig {
         })
     }
 
+    pub fn store_url(&self) -> anyhow::Result<crate::storage::StoreUrl> {
+        crate::storage::StoreUrl::parse(self.store_url.as_deref(), &self.data_dir)
+    }
+
     pub fn base_url(&self) -> String {
         self.base_url
             .clone()
@@ -344,7 +360,8 @@ impl CoreConfig {
                 "QUIRE_BASE_URL must start with http:// or https://, got {url:?}"
             );
         }
-        crate::scan::ClamdAddr::parse(&self.clamd)?;
+        crate::scan::ClamdAddr::parse_list(&self.clamd)?;
+        self.store_url()?;
         Ok(())
     }
 }

@@ -26,18 +26,17 @@ pub mod workers;
 
 use std::sync::Arc;
 
-use object_store::ObjectStore;
 use sea_orm::DatabaseConnection;
 
 pub use config::CoreConfig;
-use scan::{ClamdAddr, ClamdScanner, Scanner};
+use scan::{ClamdAddr, ClamdPool, Scanner};
 
 /// Everything a request needs; cheap to clone.
 #[derive(Clone)]
 pub struct Core {
     pub config: Arc<CoreConfig>,
     pub db: DatabaseConnection,
-    pub store: Arc<dyn ObjectStore>,
+    pub store: storage::Store,
     /// `None` only when started with `--insecure-no-scan`.
     pub scanner: Option<Arc<dyn Scanner>>,
     /// Bounds CPU-bound request work to one job per core.
@@ -55,15 +54,16 @@ impl Core {
             anyhow::anyhow!("cannot create data dir {}: {e}", config.data_dir.display())
         })?;
         let db = db::connect(&config.database_url()).await?;
-        let store = storage::open_local(&config.data_dir)?;
+        let store = storage::Store::open(&config.store_url()?, &config.store_options)?;
+        tracing::info!(%store, "blob store");
         let scanner: Option<Arc<dyn Scanner>> = if config.insecure_no_scan {
             tracing::warn!(
                 "uploads are NOT scanned for viruses (--insecure-no-scan): never run this way in production"
             );
             None
         } else {
-            let addr = ClamdAddr::parse(&config.clamd)?;
-            Some(Arc::new(ClamdScanner::new(addr, config.clamd_timeout())))
+            let addrs = ClamdAddr::parse_list(&config.clamd)?;
+            Some(Arc::new(ClamdPool::new(addrs, config.clamd_timeout())))
         };
         let processing = processing(&config)?;
         Ok(Core {

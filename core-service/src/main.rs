@@ -12,6 +12,10 @@ use quire_core::{Core, CoreConfig, config, grpc, telemetry};
 struct Cli {
     #[command(flatten)]
     core: CoreConfig,
+    /// Address of this core's Prometheus page (`GET /metrics`: engine jobs and queue, clamd
+    /// scans, quota refusals, database pool), a listener of its own. Off when unset.
+    #[arg(long, env = "QUIRE_METRICS_ADDR")]
+    metrics_addr: Option<std::net::SocketAddr>,
     #[command(subcommand)]
     worker: Option<WorkerCommand>,
 }
@@ -39,6 +43,7 @@ fn main() -> anyhow::Result<()> {
     }
     tokio::runtime::Runtime::new()?.block_on(async {
         let listener = tokio::net::TcpListener::bind(cli.core.grpc_addr).await?;
+        quire_proto::metrics_page::start(cli.metrics_addr).await?;
         let socket = cli.core.grpc_socket.as_deref().map(grpc::bind_socket);
         let (unix, _socket_file) = socket.transpose()?.unzip();
         let core = Core::open(cli.core).await?;

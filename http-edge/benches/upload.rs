@@ -13,8 +13,7 @@
 //! `CLAMD_PORT=3312 QUIRE_MAX_UPLOAD_SIZE=2147483648 scripts/clamd.sh --test-signatures`).
 
 use std::{
-    io::Write,
-    path::{Path, PathBuf},
+    path::Path,
     process::Command,
     sync::{
         Arc,
@@ -40,7 +39,7 @@ fn main() -> anyhow::Result<()> {
     // Same disk as the server's data dir: the target directory's filesystem.
     let work = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR"))?;
     let source = work.path().join("source.bin");
-    write_noise(&source, size)?;
+    common::write_noise(&source, size)?;
     println!(
         "upload benchmark: {mib} MiB of random bytes, {}",
         work.path().display()
@@ -55,16 +54,16 @@ fn main() -> anyhow::Result<()> {
     runtime.block_on(clamd_instream(&scanner, &source, 16 * MIB))?;
     let mut best = Best::default();
     for round in 1..=ROUNDS {
-        settle()?;
+        common::settle()?;
         // dd into the page cache, as Quire's store writes (no fsync), and dd to the disk itself.
         let dd = dd_copy(&source, &work.path().join("dd.out"), false)?;
-        settle()?;
+        common::settle()?;
         let dd_sync = dd_copy(&source, &work.path().join("dd.out"), true)?;
-        settle()?;
+        common::settle()?;
         let plain = upload_run(work.path(), &source, None)?;
-        settle()?;
+        common::settle()?;
         let clamd_direct = runtime.block_on(clamd_instream(&scanner, &source, size))?;
-        settle()?;
+        common::settle()?;
         let scanned = upload_run(work.path(), &source, Some(&clamd))?;
         println!(
             "round {round}: dd {:.2} s, dd fsync {:.2} s, no scan {:.2} s, clamd {:.2} s, scanning {:.2} s",
@@ -191,13 +190,6 @@ impl Default for Best {
     }
 }
 
-/// Flushes dirty pages and lets the disk go idle before a measurement.
-fn settle() -> anyhow::Result<()> {
-    anyhow::ensure!(Command::new("sync").status()?.success(), "sync failed");
-    std::thread::sleep(Duration::from_secs(1));
-    Ok(())
-}
-
 struct Run {
     elapsed: Duration,
     idle_rss_kib: u64,
@@ -293,22 +285,4 @@ fn time(f: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<Duration> {
     let started = Instant::now();
     f()?;
     Ok(started.elapsed())
-}
-
-/// Incompressible bytes (xorshift), so nothing downstream can shortcut them.
-fn write_noise(path: &PathBuf, size: u64) -> anyhow::Result<()> {
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut block = vec![0u8; 1 << 20];
-    for _ in 0..size / (1 << 20) {
-        for word in block.chunks_exact_mut(8) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            word.copy_from_slice(&x.to_le_bytes());
-        }
-        out.write_all(&block)?;
-    }
-    out.flush()?;
-    Ok(())
 }

@@ -10,7 +10,9 @@ pub struct EdgeConfig {
     #[arg(long, env = "QUIRE_HTTP_ADDR", default_value = "127.0.0.1:8080")]
     pub http_addr: SocketAddr,
 
-    /// URL of a running core (http://host:port). Without it, `quire serve` runs a core in-process.
+    /// URL of a running core (http://host:port, or unix:///path on this host); several replicas
+    /// comma-separated, or a name that resolves to several, share the calls (the healthy one
+    /// with the fewest in flight). Without it, `quire serve` runs a core in-process.
     #[arg(long, env = "QUIRE_CORE_URL")]
     pub core_url: Option<String>,
 

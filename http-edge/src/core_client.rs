@@ -1,6 +1,7 @@
-//! gRPC clients of the core: over one lazily connected HTTP/2 channel, so the edge starts (and
-//! answers 503) while the core is still coming up, to an `http://host:port` URL or, on the same
-//! host, a `unix:///path` socket; or, in `quire serve`, to the core in the same process.
+//! gRPC clients of the core: over lazily connected HTTP/2 channels, so the edge starts (and
+//! answers 503) while the core is still coming up, to one or several replicas at
+//! `http://host:port` URLs (balanced, [`crate::core_pool`]) or, on the same host, a
+//! `unix:///path` socket; or, in `quire serve`, to the core in the same process.
 
 use std::time::Duration;
 
@@ -14,6 +15,8 @@ use quire_proto::v1::{
 };
 use tonic::{Status, body::Body, codegen::http, transport::Endpoint};
 use tonic_health::pb::health_client::HealthClient;
+
+use crate::core_pool::{Pool, Targets};
 use tower::{ServiceExt, util::BoxCloneSyncService};
 
 /// Either transport to the core, as one type for the clients. Its error is already the
@@ -46,7 +49,7 @@ impl CoreClients {
         max_message: usize,
         edge_secret: Option<&str>,
     ) -> anyhow::Result<CoreClients> {
-        let channel = match url.strip_prefix("unix://") {
+        let channel: CoreChannel = match url.strip_prefix("unix://") {
             Some(path) => {
                 anyhow::ensure!(
                     path.starts_with('/'),
@@ -54,22 +57,25 @@ impl CoreClients {
                 );
                 let path = std::sync::Arc::new(std::path::PathBuf::from(path));
                 // The authority only names the core in requests; the connector picks the socket.
-                endpoint(Endpoint::from_static("http://quire-core")).connect_with_connector_lazy(
-                    tower::service_fn(move |_: tonic::transport::Uri| {
-                        let path = path.clone();
-                        async move {
-                            let stream = tokio::net::UnixStream::connect(path.as_path()).await?;
-                            Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(stream))
-                        }
-                    }),
+                let channel = endpoint(Endpoint::from_static("http://quire-core"))
+                    .connect_with_connector_lazy(tower::service_fn(
+                        move |_: tonic::transport::Uri| {
+                            let path = path.clone();
+                            async move {
+                                let stream =
+                                    tokio::net::UnixStream::connect(path.as_path()).await?;
+                                Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(stream))
+                            }
+                        },
+                    ));
+                BoxCloneSyncService::new(
+                    channel.map_err(|error| Status::from_error(Box::new(error))),
                 )
             }
-            None => endpoint(
-                Endpoint::from_shared(url.to_owned())
-                    .map_err(|e| anyhow::anyhow!("invalid core URL {url:?}: {e}"))?,
-            )
-            .tcp_nodelay(true)
-            .connect_lazy(),
+            // One or several replicas (comma-separated, or a name resolving to several).
+            None => BoxCloneSyncService::new(Pool::start(Targets::parse(url)?, |e| {
+                endpoint(e).tcp_nodelay(true)
+            })),
         };
         let secret = edge_secret
             .map(http::HeaderValue::from_str)
@@ -79,16 +85,14 @@ impl CoreClients {
                 value.set_sensitive(true);
                 value
             });
-        let channel = channel
-            .map_request(move |mut request: http::Request<Body>| {
-                if let Some(secret) = &secret {
-                    request
-                        .headers_mut()
-                        .insert(quire_proto::metadata::EDGE_SECRET, secret.clone());
-                }
+        let channel = channel.map_request(move |mut request: http::Request<Body>| {
+            if let Some(secret) = &secret {
                 request
-            })
-            .map_err(|error| Status::from_error(Box::new(error)));
+                    .headers_mut()
+                    .insert(quire_proto::metadata::EDGE_SECRET, secret.clone());
+            }
+            request
+        });
         Ok(Self::over(BoxCloneSyncService::new(channel), max_message))
     }
 

@@ -8,6 +8,7 @@ pub mod admin;
 pub mod app;
 pub mod config;
 pub mod core_client;
+pub mod core_pool;
 pub mod forward;
 pub mod host;
 pub mod linger;

@@ -95,7 +95,7 @@ pub async fn serve_edge(
 #[cfg(feature = "embedded-core")]
 pub async fn run(edge: EdgeConfig, mut core: quire_core::CoreConfig) -> anyhow::Result<()> {
     let http = TcpListener::bind(edge.http_addr).await?;
-    start_metrics(edge.metrics_addr).await?;
+    quire_proto::metrics_page::start(edge.metrics_addr).await?;
     if core.base_url.is_none() {
         core.base_url = Some(format!("http://{}", http.local_addr()?));
     }
@@ -133,7 +133,7 @@ pub async fn run(edge: EdgeConfig) -> anyhow::Result<()> {
         .core_url
         .ok_or_else(|| anyhow::anyhow!("this build has no embedded core: pass --core-url"))?;
     let http = TcpListener::bind(edge.http_addr).await?;
-    start_metrics(edge.metrics_addr).await?;
+    quire_proto::metrics_page::start(edge.metrics_addr).await?;
     let base_url =
         std::env::var("QUIRE_BASE_URL").unwrap_or_else(|_| format!("http://{}", edge.http_addr));
     let settings = EdgeSettings {
@@ -160,21 +160,6 @@ async fn serve_remote(
     let clients =
         CoreClients::connect_lazy(core_url, limits.max_message, limits.edge_secret.as_deref())?;
     serve_edge(http, clients, limits, shutdown).await
-}
-
-/// Binds QUIRE_METRICS_ADDR, when set, and serves the metrics page there until shutdown.
-async fn start_metrics(addr: Option<std::net::SocketAddr>) -> anyhow::Result<()> {
-    if let Some(addr) = addr {
-        let listener = TcpListener::bind(addr).await?;
-        // Installed now, before the core starts recording, not when the task first runs.
-        crate::metrics::handle();
-        tokio::spawn(async move {
-            if let Err(error) = crate::metrics::serve(listener, shutdown_signal()).await {
-                tracing::error!(%error, "metrics listener failed");
-            }
-        });
-    }
-    Ok(())
 }
 
 async fn shutdown_signal() {

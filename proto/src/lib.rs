@@ -3,6 +3,8 @@
 
 pub mod error_code;
 pub mod metadata;
+#[cfg(feature = "metrics-page")]
+pub mod metrics_page;
 pub mod shutdown;
 pub mod transport;
 

@@ -21,6 +21,7 @@ pub mod documents;
 pub mod pdf_check;
 pub mod pdf_fixtures;
 mod requests;
+pub mod s3;
 pub mod toolbox;
 mod tools;
 pub use pdf_fixtures::noise;
@@ -28,6 +29,7 @@ pub use requests::{
     EDGE_SECRET, as_edge, authed, csrf_token, digest_of, eicar, file_form, in_session, problem,
     session_cookie,
 };
+pub use s3::S3Server;
 pub use tools::{
     clamd_addr, fresh_postgres_database, pdf_corpus, pdfium_lib, python, small_clamd_addr,
     test_worker,

@@ -24,13 +24,14 @@ fn sample(page: &str, name: &str, labels: &[&str]) -> Option<f64> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_metrics_page_counts_what_happened() {
-    // The recorder first, as `quire serve` installs it before it opens the core: what the
-    // core records while it starts (the first database pool sample) is not lost.
-    quire_edge::metrics::handle();
+    // The page first, as `quire serve` and `quire-core` start it before they open the core:
+    // what the core records while it starts (the first database pool sample) is not lost.
+    let metrics_addr = quire_proto::metrics_page::start(Some(([127, 0, 0, 1], 0).into()))
+        .await
+        .unwrap()
+        .unwrap();
+    let metrics_url = format!("http://{metrics_addr}/metrics");
     let stack = Stack::start_with(Db::Sqlite, test_config(&["--free-daily-calls", "2"])).await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let metrics_url = format!("http://{}/metrics", listener.local_addr().unwrap());
-    tokio::spawn(quire_edge::metrics::serve(listener, std::future::pending()));
     let (_, key) = stack
         .account_with_key(Plan::Free, "upload,read,process")
         .await;

@@ -1,5 +1,6 @@
 //! Antivirus: infected uploads get 422, an unreachable or refusing clamd 503, and in every
-//! case nothing is kept: no blob, no record, no quota charged.
+//! case nothing is kept: no blob, no record, no quota charged. With several clamd, one that is
+//! down is passed over.
 
 use std::time::Duration;
 
@@ -44,6 +45,24 @@ both_databases!(infected_files_are_refused_and_leave_nothing, |db| {
     // A clean file still goes through afterwards.
     assert_eq!(upload(&stack, &key, noise(1 << 20, 2)).await.status(), 201);
 });
+
+/// With several clamd, one that is down is passed over: every scan lands on the one that
+/// answers (a virus still found, a clean file still stored), whichever comes first in turn.
+#[tokio::test]
+async fn a_clamd_down_is_passed_over_for_the_next() {
+    let clamd = format!("tcp://127.0.0.1:9,{}", quire_e2e::clamd_addr());
+    let stack = Stack::start_with(
+        quire_e2e::Db::Sqlite,
+        test_config(&["--clamd", &clamd, "--clamd-timeout", "2"]),
+    )
+    .await;
+    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+    for round in 0..3u64 {
+        problem(upload(&stack, &key, eicar()).await, 422, "virus-found").await;
+        let clean = upload(&stack, &key, noise(64 * 1024, round)).await;
+        assert_eq!(clean.status(), 201, "round {round}");
+    }
+}
 
 both_databases!(scanner_down_means_503_and_nothing_kept, |db| {
     // Nothing listens on port 9 of the loopback: clamd is unreachable.

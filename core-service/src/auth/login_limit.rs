@@ -17,7 +17,7 @@ use chrono::{DateTime, Duration, Utc};
 use quire_proto::{ErrorCode, metadata};
 use sea_orm::{
     ActiveModelTrait, ActiveValue::Set, ColumnTrait, ConnectionTrait, DatabaseConnection,
-    EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
+    EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, sea_query::Expr,
 };
 
 use crate::{
@@ -100,19 +100,41 @@ pub fn delay(failures: u64, free: u64) -> Duration {
     }
 }
 
-/// 429 `too-many-login-attempts` with Retry-After while a subject waits after its last failure.
-pub async fn check(db: &DatabaseConnection, limits: &[Limit], now: DateTime<Utc>) -> ApiResult<()> {
-    let mut longest: Option<(Duration, &Limit)> = None;
+/// A try counted before it is decided: its row per subject, recorded as a failure.
+#[must_use = "a try that succeeds must be passed to `succeeded`"]
+pub struct Try {
+    rows: Vec<i64>,
+}
+
+/// Counts a try for every subject before the password is checked: its rows go in first, as
+/// failures, and then only the failures recorded before them (by id) decide the wait. Tries
+/// that arrive together, on one replica or several, each see those ahead of them, so a burst
+/// of guesses gets no more free tries than guesses made one at a time; checking first and
+/// recording after would let every try of the burst through. A try that must wait is forgotten
+/// and refused: 429 `too-many-login-attempts` with Retry-After. A wrong password then leaves
+/// the try's rows as its failures; the right one calls [`succeeded`].
+pub async fn begin_try(
+    db: &DatabaseConnection,
+    limits: &[Limit],
+    now: DateTime<Utc>,
+) -> ApiResult<Try> {
+    let mut rows = Vec::with_capacity(limits.len());
     for limit in limits {
-        let recent = login_failure::Entity::find()
+        rows.push(insert(db, &limit.subject, now).await?);
+    }
+    let attempt = Try { rows };
+    let mut longest: Option<(Duration, &Limit)> = None;
+    for (limit, &row) in limits.iter().zip(&attempt.rows) {
+        let earlier = login_failure::Entity::find()
             .filter(login_failure::Column::Subject.eq(limit.subject.as_str()))
-            .filter(login_failure::Column::FailedAt.gt(now - FAILURE_WINDOW));
-        let failures = recent.clone().count(db).await?;
+            .filter(login_failure::Column::FailedAt.gt(now - FAILURE_WINDOW))
+            .filter(login_failure::Column::Id.lt(row));
+        let failures = earlier.clone().count(db).await?;
         let wait = delay(failures, limit.free);
         if wait.is_zero() {
             continue;
         }
-        let Some(last) = recent
+        let Some(last) = earlier
             .order_by_desc(login_failure::Column::FailedAt)
             .one(db)
             .await?
@@ -125,8 +147,9 @@ pub async fn check(db: &DatabaseConnection, limits: &[Limit], now: DateTime<Utc>
         }
     }
     let Some((left, limit)) = longest else {
-        return Ok(());
+        return Ok(attempt);
     };
+    forget(db, &attempt.rows).await?;
     // Whole seconds, rounded up: a client that waits that long is let in.
     let retry_after = (left.num_milliseconds() + 999) / 1000;
     Err(ApiError::new(
@@ -139,22 +162,12 @@ pub async fn check(db: &DatabaseConnection, limits: &[Limit], now: DateTime<Utc>
     .with_metadata(metadata::RETRY_AFTER, retry_after))
 }
 
-/// Records one failure for each subject.
-pub async fn record(
-    db: &DatabaseConnection,
-    limits: &[Limit],
-    now: DateTime<Utc>,
-) -> ApiResult<()> {
-    for limit in limits {
-        insert(db, &limit.subject, now).await?;
-    }
-    Ok(())
-}
-
-/// Forgets the failures of the first subject (the pair, or the account's password changes)
-/// after the right password: the owner's typos do not add up. The address's stay: an attacker
-/// who owns one account must not reset their address's count by logging in to it.
-pub async fn clear_first(db: &DatabaseConnection, limits: &[Limit]) -> ApiResult<()> {
+/// After the right password: the try was no failure, and the first subject's failures (the
+/// pair, or the account's password changes) are forgotten, so the owner's typos do not add up.
+/// The address's stay: an attacker who owns one account must not reset their address's count
+/// by logging in to it.
+pub async fn succeeded(db: &DatabaseConnection, limits: &[Limit], attempt: Try) -> ApiResult<()> {
+    forget(db, &attempt.rows).await?;
     if let Some(first) = limits.first() {
         login_failure::Entity::delete_many()
             .filter(login_failure::Column::Subject.eq(first.subject.as_str()))
@@ -164,15 +177,24 @@ pub async fn clear_first(db: &DatabaseConnection, limits: &[Limit]) -> ApiResult
     Ok(())
 }
 
-async fn insert(db: &impl ConnectionTrait, subject: &str, now: DateTime<Utc>) -> ApiResult<()> {
-    login_failure::ActiveModel {
+async fn forget(db: &impl ConnectionTrait, rows: &[i64]) -> ApiResult<()> {
+    login_failure::Entity::delete_many()
+        .filter(login_failure::Column::Id.is_in(rows.iter().copied()))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
+/// Records an event of `subject`; returns its row's id.
+async fn insert(db: &impl ConnectionTrait, subject: &str, now: DateTime<Utc>) -> ApiResult<i64> {
+    let row = login_failure::ActiveModel {
         subject: Set(subject.to_owned()),
         failed_at: Set(now),
         ..Default::default()
     }
     .insert(db)
     .await?;
-    Ok(())
+    Ok(row.id)
 }
 
 /// The subject a sign-up counts for: its address.
@@ -185,19 +207,25 @@ pub fn sign_up_subject(address: &str) -> String {
     format!("signup:{address}")
 }
 
-/// 429 `too-many-sign-ups` with Retry-After when the address made its sign-ups for the window.
-pub async fn check_sign_up(
+/// Counts a sign-up of the address, first, and then refuses it (429 `too-many-sign-ups` with
+/// Retry-After, forgotten again) when the address made its sign-ups for the window before it:
+/// as with log-in tries, sign-ups sent together each see those ahead of them, so a burst on
+/// several replicas gets no more than the window allows. Returns the sign-up's row.
+pub async fn take_sign_up(
     db: &DatabaseConnection,
     subject: &str,
     now: DateTime<Utc>,
-) -> ApiResult<()> {
-    let recent = login_failure::Entity::find()
+) -> ApiResult<i64> {
+    let row = insert(db, subject, now).await?;
+    let earlier = login_failure::Entity::find()
         .filter(login_failure::Column::Subject.eq(subject))
-        .filter(login_failure::Column::FailedAt.gt(now - SIGN_UP_WINDOW));
-    if recent.clone().count(db).await? < SIGN_UPS_PER_ADDRESS {
-        return Ok(());
+        .filter(login_failure::Column::FailedAt.gt(now - SIGN_UP_WINDOW))
+        .filter(login_failure::Column::Id.lt(row));
+    if earlier.clone().count(db).await? < SIGN_UPS_PER_ADDRESS {
+        return Ok(row);
     }
-    let oldest = recent
+    forget(db, &[row]).await?;
+    let oldest = earlier
         .order_by_asc(login_failure::Column::FailedAt)
         .one(db)
         .await?
@@ -212,13 +240,19 @@ pub async fn check_sign_up(
     .with_metadata(metadata::RETRY_AFTER, retry_after))
 }
 
-/// Records one sign-up of the address.
-pub async fn record_sign_up(
+/// Writes the sign-up's row again, in the transaction that may create the account, so that the
+/// commit writes whether or not the address was new.
+pub async fn touch_sign_up(
     db: &impl ConnectionTrait,
-    subject: &str,
+    row: i64,
     now: DateTime<Utc>,
 ) -> ApiResult<()> {
-    insert(db, subject, now).await
+    login_failure::Entity::update_many()
+        .col_expr(login_failure::Column::FailedAt, Expr::value(now))
+        .filter(login_failure::Column::Id.eq(row))
+        .exec(db)
+        .await?;
+    Ok(())
 }
 
 /// Deletes events that no longer count (the sweeper's job); returns how many.

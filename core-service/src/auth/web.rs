@@ -35,12 +35,12 @@ pub async fn sign_up(
     password::check_strength(new_password)?;
     let now = Utc::now();
     let subject = login_limit::sign_up_subject(client_address);
-    login_limit::check_sign_up(db, &subject, now).await?;
+    let counted = login_limit::take_sign_up(db, &subject, now).await?;
     let hash = password::hash(new_password).await?;
-    // One commit either way (the sign-up counted, and the account when it is new), so a known
-    // address does not answer sooner by skipping a write.
+    // One commit that writes either way (the sign-up touched, and the account when it is new),
+    // so a known address does not answer sooner by skipping a write.
     let txn = db.begin().await?;
-    login_limit::record_sign_up(&txn, &subject, now).await?;
+    login_limit::touch_sign_up(&txn, counted, now).await?;
     match accounts::insert_account(&txn, &email, Plan::Free, Some(hash)).await {
         Ok(created) => tracing::info!(account_id = created.id, "account signed up"),
         Err(error) if error.code == ErrorCode::EmailTaken => {
@@ -65,23 +65,22 @@ pub async fn log_in(
     let email = normalize_email(email).map_err(|_| wrong_credentials())?;
     let now = Utc::now();
     let limits = login_limit::log_in_limits(&email, client_address);
-    login_limit::check(db, &limits, now).await?;
+    let attempt = login_limit::begin_try(db, &limits, now).await?;
     let account = account::Entity::find()
         .filter(account::Column::Email.eq(email.as_str()))
         .one(db)
         .await?;
     let stored = account.as_ref().and_then(|a| a.password_hash.clone());
     let Some(account) = account.filter(|_| stored.is_some()) else {
+        // The try's rows stay: they are its failure.
         password::verify(given_password, None).await;
-        login_limit::record(db, &limits, Utc::now()).await?;
         return Err(wrong_credentials());
     };
     if !password::verify(given_password, stored).await {
-        login_limit::record(db, &limits, Utc::now()).await?;
         tracing::info!(account_id = account.id, "failed login");
         return Err(wrong_credentials());
     }
-    login_limit::clear_first(db, &limits).await?;
+    login_limit::succeeded(db, &limits, attempt).await?;
     let session = sessions::open(db, account.id, idle).await?;
     Ok((account, session))
 }
@@ -107,16 +106,15 @@ pub async fn change_password(
 ) -> ApiResult<OpenedSession> {
     let now = Utc::now();
     let limits = login_limit::password_change_limits(account.id, client_address);
-    login_limit::check(db, &limits, now).await?;
+    let attempt = login_limit::begin_try(db, &limits, now).await?;
     if !password::verify(current, account.password_hash.clone()).await {
-        login_limit::record(db, &limits, Utc::now()).await?;
         tracing::info!(account_id = account.id, "wrong current password");
         return Err(ApiError::new(
             ErrorCode::InvalidCredentials,
             "the current password is wrong: the password was not changed",
         ));
     }
-    login_limit::clear_first(db, &limits).await?;
+    login_limit::succeeded(db, &limits, attempt).await?;
     password::check_strength(new_password)?;
     let hash = password::hash(new_password).await?;
     account::Entity::update_many()

@@ -11,7 +11,7 @@ pub mod session;
 use std::time::Duration;
 
 use quire_migrations::{Migrator, MigratorTrait};
-use sea_orm::{ConnectOptions, Database, DatabaseConnection};
+use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection};
 
 /// Connects and brings the schema up to date.
 pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
@@ -33,6 +33,33 @@ pub async fn connect(url: &str) -> anyhow::Result<DatabaseConnection> {
         options.max_connections(32);
     }
     let db = Database::connect(options).await?;
-    Migrator::up(&db, None).await?;
+    if url.starts_with("sqlite:") {
+        // One process owns a SQLite file: nothing to race with.
+        Migrator::up(&db, None).await?;
+    } else {
+        migrate_under_lock(url, &db).await?;
+    }
     Ok(db)
+}
+
+/// The advisory lock's key ("quire" in ASCII), the same in every replica.
+const MIGRATION_LOCK: i64 = 0x71_7569_7265;
+
+/// Replicas starting together on one PostgreSQL database take turns: the first brings the
+/// schema up to date while the others wait, then find nothing left to do. Without the lock, two
+/// would run the same migration and one would fail to start. The lock lives on a connection of
+/// its own, so it is released however this ends, even if the process dies.
+async fn migrate_under_lock(url: &str, db: &DatabaseConnection) -> anyhow::Result<()> {
+    let mut options = ConnectOptions::new(url.to_owned());
+    options
+        .sqlx_logging(false)
+        .max_connections(1)
+        .connect_timeout(Duration::from_secs(10));
+    let lock = Database::connect(options).await?;
+    lock.execute_unprepared(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))
+        .await?;
+    let migrated = Migrator::up(db, None).await;
+    // Closing the lock's only connection ends its session, which releases the lock.
+    lock.close().await?;
+    Ok(migrated?)
 }

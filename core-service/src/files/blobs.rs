@@ -6,9 +6,7 @@
 
 use bytes::{Bytes, BytesMut};
 use futures::{Stream, StreamExt, stream::BoxStream};
-use object_store::{
-    GetOptions, GetRange, GetResultPayload, ObjectStore, ObjectStoreExt, path::Path,
-};
+use object_store::{GetOptions, GetRange, GetResultPayload, ObjectStoreExt, path::Path};
 
 use super::CHUNK_SIZE;
 use crate::{

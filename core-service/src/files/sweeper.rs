@@ -13,7 +13,7 @@ use crate::{
     db::file::{self, STATE_COMMITTING, STATE_GONE, STATE_PENDING, STATE_READY},
     error::ApiError,
     error::ApiResult,
-    idempotency, resumable, storage,
+    idempotency, resumable,
 };
 
 const BATCH: u64 = 500;
@@ -90,12 +90,12 @@ pub async fn sweep_once(core: &Core) -> ApiResult<(usize, usize)> {
     for row in &stale {
         counts.1 += usize::from(remove(core, row).await?);
     }
-    // Their rows are gone with the crash that left them, so staging files are swept apart.
-    let (data_dir, timeout) = (core.config.data_dir.clone(), core.config.upload_timeout());
-    counts.1 +=
-        tokio::task::spawn_blocking(move || storage::remove_stale_uploads(&data_dir, timeout))
-            .await
-            .map_err(|e| ApiError::internal("sweeping staged uploads", e))?
-            .map_err(|e| ApiError::internal("sweeping staged uploads", e))?;
+    // Their rows are gone with the crash that left them, so half-written uploads (staging files,
+    // open multipart uploads on S3) are swept apart.
+    counts.1 += core
+        .store
+        .sweep_abandoned(core.config.upload_timeout())
+        .await
+        .map_err(|e| ApiError::internal("sweeping abandoned uploads", e))?;
     Ok(counts)
 }

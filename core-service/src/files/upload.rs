@@ -8,7 +8,6 @@
 use bytes::Bytes;
 use chrono::Utc;
 use futures::{Stream, StreamExt};
-use object_store::{ObjectStoreExt, WriteMultipart, path::Path};
 use quire_proto::ErrorCode;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, TransactionTrait, sea_query::Expr,
@@ -173,14 +172,7 @@ where
         _ => None,
     };
     if meta.stored_parts.is_none() {
-        let upload = core
-            .store
-            .put_multipart(&Path::from(guard.row.blob_key.as_str()))
-            .await?;
-        guard.writer = Some(WriteMultipart::new_with_chunk_size(
-            upload,
-            crate::storage::PART_SIZE,
-        ));
+        guard.writer = Some(core.store.writer(&guard.row.blob_key).await?);
     }
 
     let received = receive(core, guard, scan, chunks, headroom, quota).await?;

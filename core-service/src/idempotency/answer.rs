@@ -3,7 +3,7 @@
 //! quota while it is kept).
 
 use futures::StreamExt;
-use object_store::{ObjectStoreExt, WriteMultipart, path::Path};
+
 use quire_proto::metadata::{
     IDEMPOTENT_REPLAYED, RATELIMIT, RATELIMIT_LIMIT, RATELIMIT_POLICY, RATELIMIT_REMAINING,
     RATELIMIT_RESET, RETRY_AFTER,
@@ -72,8 +72,7 @@ pub async fn store_body(
     over: impl Fn(u64) -> ApiError,
 ) -> ApiResult<(String, u64)> {
     let key = format!("idempotency/{}", uuid::Uuid::new_v4());
-    let upload = core.store.put_multipart(&Path::from(key.as_str())).await?;
-    let mut writer = WriteMultipart::new_with_chunk_size(upload, crate::storage::PART_SIZE);
+    let mut writer = core.store.writer(&key).await?;
     let mut size = 0u64;
     let written: ApiResult<()> = async {
         while let Some(chunk) = body.next().await {

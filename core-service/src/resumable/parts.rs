@@ -4,7 +4,7 @@
 
 use bytes::Bytes;
 use futures::{Stream, StreamExt};
-use object_store::{ObjectStoreExt, WriteMultipart, path::Path};
+use object_store::{ObjectStoreExt, path::Path};
 use sea_orm::{ColumnTrait, DatabaseTransaction, EntityTrait, QueryFilter, sea_query::Expr};
 
 use crate::{
@@ -50,8 +50,7 @@ where
     S: Stream<Item = ApiResult<Bytes>> + Send,
 {
     let key = part_key(token, index);
-    let upload = core.store.put_multipart(&Path::from(key.as_str())).await?;
-    let mut writer = WriteMultipart::new_with_chunk_size(upload, crate::storage::PART_SIZE);
+    let mut writer = core.store.writer(&key).await?;
     let (mut size, mut broke_off) = (0u64, None);
     let mut chunks = std::pin::pin!(chunks);
     loop {

@@ -43,6 +43,20 @@ impl ClamdAddr {
     }
 }
 
+impl ClamdAddr {
+    /// `QUIRE_CLAMD`: one address, or several comma-separated.
+    pub fn parse_list(spec: &str) -> anyhow::Result<Vec<ClamdAddr>> {
+        let addrs = spec
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(ClamdAddr::parse)
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        anyhow::ensure!(!addrs.is_empty(), "QUIRE_CLAMD names no daemon");
+        Ok(addrs)
+    }
+}
+
 impl std::fmt::Display for ClamdAddr {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

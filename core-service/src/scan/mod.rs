@@ -1,8 +1,10 @@
 //! Antivirus scanning of upload streams through clamd's INSTREAM command.
 
 mod clamd;
+mod pool;
 
 pub use clamd::{ClamdAddr, ClamdScanner};
+pub use pool::ClamdPool;
 
 use async_trait::async_trait;
 use quire_proto::ErrorCode;

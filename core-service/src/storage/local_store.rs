@@ -5,14 +5,10 @@
 
 use std::{
     fmt,
-    ops::Range,
     path::{Path as FsPath, PathBuf},
     time::{Duration, SystemTime},
 };
 
-use async_trait::async_trait;
-use bytes::Bytes;
-use futures::stream::BoxStream;
 use object_store::{
     CopyOptions, GetOptions, GetResult, ListResult, MultipartUpload, ObjectMeta, ObjectStore,
     PutMultipartOptions, PutOptions, PutPayload, PutResult, RenameOptions, Result,
@@ -53,11 +49,19 @@ pub fn remove_stale(staging: &FsPath, stale_after: Duration) -> std::io::Result<
     let cutoff = SystemTime::now() - stale_after;
     let mut removed = 0;
     for entry in std::fs::read_dir(staging)? {
-        let entry = entry?;
-        let modified = entry.metadata()?.modified()?;
-        if modified < cutoff {
-            std::fs::remove_file(entry.path())?;
-            removed += 1;
+        // An upload that completes or is aborted meanwhile (here or on another replica sharing
+        // the directory) takes its file away: gone is as good as removed.
+        let outcome = entry.and_then(|entry| {
+            if entry.metadata()?.modified()? < cutoff {
+                std::fs::remove_file(entry.path())?;
+                return Ok(1);
+            }
+            Ok(0)
+        });
+        match outcome {
+            Ok(n) => removed += n,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(error) => return Err(error),
         }
     }
     Ok(removed)
@@ -74,8 +78,8 @@ impl fmt::Display for LocalStore {
     }
 }
 
-#[async_trait]
-impl ObjectStore for LocalStore {
+impl_object_store_over_inner! {
+    LocalStore,
     async fn put_multipart_opts(
         &self,
         location: &Path,
@@ -96,54 +100,6 @@ impl ObjectStore for LocalStore {
             .map_err(|e| generic(Box::new(e)))?;
         Ok(Box::new(upload))
     }
-
-    async fn put_opts(
-        &self,
-        location: &Path,
-        payload: PutPayload,
-        opts: PutOptions,
-    ) -> Result<PutResult> {
-        self.inner.put_opts(location, payload, opts).await
-    }
-
-    async fn get_opts(&self, location: &Path, options: GetOptions) -> Result<GetResult> {
-        self.inner.get_opts(location, options).await
-    }
-
-    async fn get_ranges(&self, location: &Path, ranges: &[Range<u64>]) -> Result<Vec<Bytes>> {
-        self.inner.get_ranges(location, ranges).await
-    }
-
-    fn delete_stream(
-        &self,
-        locations: BoxStream<'static, Result<Path>>,
-    ) -> BoxStream<'static, Result<Path>> {
-        self.inner.delete_stream(locations)
-    }
-
-    fn list(&self, prefix: Option<&Path>) -> BoxStream<'static, Result<ObjectMeta>> {
-        self.inner.list(prefix)
-    }
-
-    fn list_with_offset(
-        &self,
-        prefix: Option<&Path>,
-        offset: &Path,
-    ) -> BoxStream<'static, Result<ObjectMeta>> {
-        self.inner.list_with_offset(prefix, offset)
-    }
-
-    async fn list_with_delimiter(&self, prefix: Option<&Path>) -> Result<ListResult> {
-        self.inner.list_with_delimiter(prefix).await
-    }
-
-    async fn copy_opts(&self, from: &Path, to: &Path, options: CopyOptions) -> Result<()> {
-        self.inner.copy_opts(from, to, options).await
-    }
-
-    async fn rename_opts(&self, from: &Path, to: &Path, options: RenameOptions) -> Result<()> {
-        self.inner.rename_opts(from, to, options).await
-    }
 }
 
 /// An error of this store, as object_store reports errors of its backends.
@@ -156,6 +112,7 @@ pub(super) fn generic(source: Box<dyn std::error::Error + Send + Sync>) -> objec
 
 #[cfg(test)]
 mod tests {
+    use bytes::Bytes;
     use futures::TryStreamExt;
     use object_store::{ObjectStoreExt, WriteMultipart};
 

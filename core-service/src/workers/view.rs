@@ -27,13 +27,20 @@ pub struct WorkerView {
 /// address, the edge's secret) stays out of its and its engines' reach.
 const WORKER_ENV: &[&str] = &["QUIRE_LOG", "QUIRE_LOG_FORMAT", "QUIRE_SANDBOX"];
 
-/// Removes from the worker's environment every `QUIRE_*` variable it does not read.
+/// Prefixes of what the core's environment may hold for its own use and a worker must not
+/// see: Quire's settings, the S3 store's credentials (`AWS_*`), and libpq's variables
+/// (`PGPASSWORD`), which sqlx also reads.
+const SECRET_PREFIXES: &[&str] = &["QUIRE_", "AWS_", "PG"];
+
+/// Whether a worker keeps the core's variable `key`.
+fn worker_keeps(key: &str) -> bool {
+    WORKER_ENV.contains(&key) || !SECRET_PREFIXES.iter().any(|p| key.starts_with(p))
+}
+
+/// Removes from the worker's environment every variable of the core's it must not see.
 pub(super) fn scrub_env(command: &mut Command) {
     for (key, _) in std::env::vars_os() {
-        let keep = key
-            .to_str()
-            .is_none_or(|key| !key.starts_with("QUIRE_") || WORKER_ENV.contains(&key));
-        if !keep {
+        if !key.to_str().is_none_or(worker_keeps) {
             command.env_remove(key);
         }
     }
@@ -110,6 +117,27 @@ fn remove_stale_homes(engine_dir: &Path) {
             .and_then(|pid| pid.parse::<u32>().ok());
         if core.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
             let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_keeps_no_secret_of_the_core() {
+        for secret in [
+            "QUIRE_DATABASE_URL",
+            "QUIRE_EDGE_SECRET",
+            "AWS_SECRET_ACCESS_KEY",
+            "AWS_ACCESS_KEY_ID",
+            "PGPASSWORD",
+        ] {
+            assert!(!worker_keeps(secret), "{secret}");
+        }
+        for kept in ["QUIRE_LOG", "QUIRE_SANDBOX", "PATH", "HOME", "LANG"] {
+            assert!(worker_keeps(kept), "{kept}");
         }
     }
 }

@@ -10,6 +10,7 @@ mod form;
 pub use form::{post_form, post_multipart};
 
 use std::{
+    io::Write,
     net::TcpListener,
     path::Path,
     process::{Child, Command, Stdio},
@@ -23,49 +24,58 @@ pub struct Server {
     pub key: String,
 }
 
+/// The `quire` binary with its data in `data`, the settings in `env`, quiet logs (QUIRE_LOG
+/// passes through, to read the server's timings while a bench runs) and the setup's PDFium.
+pub fn quire(data: &Path, env: &[(&str, String)]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_quire"));
+    cmd.env("QUIRE_DATA_DIR", data)
+        .env(
+            "QUIRE_LOG",
+            std::env::var("QUIRE_LOG").unwrap_or_else(|_| "warn".into()),
+        )
+        .env(
+            "QUIRE_PDFIUM_LIB",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/../.cache/pdfium/libpdfium.so"),
+        )
+        .envs(env.iter().map(|(k, v)| (k, v)));
+    cmd
+}
+
+/// Creates a Pro account with `quire admin` and returns a new key of it with `scopes`.
+pub fn pro_key(data: &Path, env: &[(&str, String)], scopes: &str) -> anyhow::Result<String> {
+    let admin = |args: &[&str]| -> anyhow::Result<String> {
+        let out = quire(data, env).arg("admin").args(args).output()?;
+        anyhow::ensure!(
+            out.status.success(),
+            "quire admin failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Ok(String::from_utf8(out.stdout)?)
+    };
+    let email = "bench@example.com";
+    admin(&["account", "create", "--email", email, "--plan", "pro"])?;
+    let key_json = admin(&[
+        "key", "create", "--email", email, "--scopes", scopes, "--name", "bench", "--json",
+    ])?;
+    Ok(serde_json::from_str::<serde_json::Value>(&key_json)?["key"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned())
+}
+
 impl Server {
     /// Starts `quire serve` with its data in `data`, the settings in `env`, and a Pro account
     /// whose key has `scopes`.
     pub fn start(data: &Path, env: &[(&str, String)], scopes: &str) -> anyhow::Result<Server> {
         let http = free_port()?;
         let grpc = free_port()?;
-        let quire = env!("CARGO_BIN_EXE_quire");
-        let command = || {
-            let mut cmd = Command::new(quire);
-            cmd.env("QUIRE_DATA_DIR", data)
-                .env("QUIRE_HTTP_ADDR", format!("127.0.0.1:{http}"))
-                .env("QUIRE_GRPC_ADDR", format!("127.0.0.1:{grpc}"))
-                // QUIRE_LOG passes through, to read the server's timings while a bench runs.
-                .env(
-                    "QUIRE_LOG",
-                    std::env::var("QUIRE_LOG").unwrap_or_else(|_| "warn".into()),
-                )
-                .env(
-                    "QUIRE_PDFIUM_LIB",
-                    concat!(env!("CARGO_MANIFEST_DIR"), "/../.cache/pdfium/libpdfium.so"),
-                )
-                .envs(env.iter().map(|(k, v)| (k, v)));
-            cmd
-        };
-        let admin = |args: &[&str]| -> anyhow::Result<String> {
-            let out = command().arg("admin").args(args).output()?;
-            anyhow::ensure!(
-                out.status.success(),
-                "quire admin failed: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            Ok(String::from_utf8(out.stdout)?)
-        };
-        let email = "bench@example.com";
-        admin(&["account", "create", "--email", email, "--plan", "pro"])?;
-        let key_json = admin(&[
-            "key", "create", "--email", email, "--scopes", scopes, "--name", "bench", "--json",
-        ])?;
-        let key = serde_json::from_str::<serde_json::Value>(&key_json)?["key"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
-        let child = command().arg("serve").stdout(Stdio::null()).spawn()?;
+        let key = pro_key(data, env, scopes)?;
+        let child = quire(data, env)
+            .env("QUIRE_HTTP_ADDR", format!("127.0.0.1:{http}"))
+            .env("QUIRE_GRPC_ADDR", format!("127.0.0.1:{grpc}"))
+            .arg("serve")
+            .stdout(Stdio::null())
+            .spawn()?;
         let server = Server { child, http, key };
         wait_listening(http)?;
         // `quire serve` warms its worker pool up (PDFium, Tesseract) after it starts listening:
@@ -90,11 +100,11 @@ impl Drop for Server {
     }
 }
 
-fn free_port() -> anyhow::Result<u16> {
+pub fn free_port() -> anyhow::Result<u16> {
     Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
-fn wait_listening(port: u16) -> anyhow::Result<()> {
+pub fn wait_listening(port: u16) -> anyhow::Result<()> {
     for _ in 0..200 {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
             return Ok(());
@@ -105,7 +115,7 @@ fn wait_listening(port: u16) -> anyhow::Result<()> {
 }
 
 /// Waits until the server and its workers use under 2 % of a core over 250 ms.
-fn wait_settled(pid: u32) -> anyhow::Result<()> {
+pub fn wait_settled(pid: u32) -> anyhow::Result<()> {
     let mut last = cpu_ticks_with_children(pid);
     for _ in 0..120 {
         std::thread::sleep(Duration::from_millis(250));
@@ -186,4 +196,29 @@ pub fn pdf_with_text(text: &str) -> Vec<u8> {
         .as_bytes(),
     );
     pdf
+}
+
+/// Incompressible bytes (xorshift), so nothing downstream can shortcut them.
+pub fn write_noise(path: &Path, size: u64) -> anyhow::Result<()> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut block = vec![0u8; 1 << 20];
+    for _ in 0..size / (1 << 20) {
+        for word in block.chunks_exact_mut(8) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            word.copy_from_slice(&x.to_le_bytes());
+        }
+        out.write_all(&block)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Flushes dirty pages and lets the disk go idle before a measurement.
+pub fn settle() -> anyhow::Result<()> {
+    anyhow::ensure!(Command::new("sync").status()?.success(), "sync failed");
+    std::thread::sleep(Duration::from_secs(1));
+    Ok(())
 }

@@ -13,7 +13,6 @@ async fn terminate(stack: &Stack, key: &str, location: &str) -> Response {
 /// The resumable uploads' parts in the store.
 async fn parts_stored(stack: &Stack) -> usize {
     use futures::TryStreamExt;
-    use object_store::ObjectStore;
     let prefix = object_store::path::Path::from("resumable");
     let listed: Vec<_> = stack
         .core
