@@ -156,15 +156,22 @@ async fn a_burst_of_wrong_passwords_on_two_replicas_gets_three_tries() {
     log_in(1, PASSWORD).await.unwrap();
 }
 
-/// Every replica brings the schema up to date as it starts; on a new database, three starting
-/// at once take turns under PostgreSQL's advisory lock instead of running the same migration
-/// together, where all but one would fail to start.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+/// Every replica brings the schema up to date as it starts; on a new database, four starting
+/// at once (each on a thread of its own) take turns under PostgreSQL's advisory lock instead of
+/// running the same migration together, where all but one would fail to start.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn replicas_starting_together_on_a_new_database_all_start() {
     let database = fresh_postgres_database().await;
-    let replica = || Stack::start_on(Db::Postgres, test_config(&[]), Some(database.clone()));
-    let (a, b, c) = tokio::join!(replica(), replica(), replica());
-    let (account, _) = a.account_with_key(Plan::Free, "upload").await;
-    assert_eq!(b.account(account).await.id, account);
-    assert_eq!(c.account(account).await.id, account);
+    let starts: Vec<_> = (0..4)
+        .map(|_| {
+            let url = database.clone();
+            tokio::spawn(async move { quire_core::db::connect(&url).await.map(|_| ()) })
+        })
+        .collect();
+    for start in join_all(starts).await {
+        start.unwrap().expect("a replica failed to migrate");
+    }
+    let stack = Stack::start_on(Db::Postgres, test_config(&[]), Some(database)).await;
+    let (account, _) = stack.account_with_key(Plan::Free, "upload").await;
+    assert_eq!(stack.account(account).await.id, account);
 }
