@@ -18,7 +18,7 @@
 
 use std::{
     path::{Path, PathBuf},
-    process::{Child, Command, Stdio},
+    process::{Command, Stdio},
     sync::{
         Arc,
         atomic::{AtomicBool, AtomicU64, Ordering},
@@ -32,7 +32,6 @@ const MIB: u64 = 1024 * 1024;
 /// Files uploaded at once: enough to keep two cores busy.
 const FILES: u64 = 4;
 const ROUNDS: usize = 3;
-const EDGE_SECRET: &str = "bench-edge-secret-0123456789abcdef0123456789";
 
 fn main() -> anyhow::Result<()> {
     let mib: u64 = std::env::var("QUIRE_BENCH_MIB")
@@ -151,24 +150,8 @@ impl Run {
     }
 }
 
-/// A child process, killed on drop.
-struct Process(Child);
-
-impl Process {
-    fn pid(&self) -> u32 {
-        self.0.id()
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// moto's S3 server on a free port with an empty bucket `bench`; its endpoint.
-fn moto() -> anyhow::Result<(Process, String)> {
+fn moto() -> anyhow::Result<(common::Process, String)> {
     let port = common::free_port()?;
     let child = Command::new(python())
         .args([
@@ -182,7 +165,7 @@ fn moto() -> anyhow::Result<(Process, String)> {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()?;
-    let process = Process(child);
+    let process = common::Process(child);
     common::wait_listening(port)?;
     let endpoint = format!("http://127.0.0.1:{port}");
     let created = Command::new("curl")
@@ -278,56 +261,18 @@ fn quire_run(work: &Path, files: &[PathBuf], store: Store) -> anyhow::Result<Run
 /// An edge alone in front of `cores` cores, on a new PostgreSQL database and one blob
 /// directory, taking the files at once.
 fn replicas_run(work: &Path, files: &[PathBuf], cores: usize, round: usize) -> anyhow::Result<Run> {
-    let database = fresh_database(&format!(
+    let database = common::fresh_database(&format!(
         "quire_bench_{}_{cores}_{round}",
         std::process::id()
     ))?;
-    let shared = work.join("shared");
     let mut env = limits();
-    env.extend([
-        ("QUIRE_INSECURE_NO_SCAN", "true".into()),
-        ("QUIRE_DATABASE_URL", database),
-        (
-            "QUIRE_STORE_URL",
-            format!("file://{}/blobs", shared.display()),
-        ),
-        ("QUIRE_EDGE_SECRET", EDGE_SECRET.into()),
-    ]);
-    let key = common::pro_key(&work.join("core-0"), &env, "upload")?;
-    let mut processes = Vec::new();
-    let mut urls = Vec::new();
-    for i in 0..cores {
-        let grpc = common::free_port()?;
-        let child = common::quire(&work.join(format!("core-{i}")), &env)
-            .env(
-                "QUIRE_HTTP_ADDR",
-                format!("127.0.0.1:{}", common::free_port()?),
-            )
-            .env("QUIRE_GRPC_ADDR", format!("127.0.0.1:{grpc}"))
-            .arg("serve")
-            .stdout(Stdio::null())
-            .spawn()?;
-        processes.push(Process(child));
-        common::wait_listening(grpc)?;
-        urls.push(format!("http://127.0.0.1:{grpc}"));
-    }
-    let http = common::free_port()?;
-    let edge = common::quire(&work.join("edge"), &env)
-        .env("QUIRE_HTTP_ADDR", format!("127.0.0.1:{http}"))
-        .args(["serve", "--core-url", &urls.join(",")])
-        .stdout(Stdio::null())
-        .spawn()?;
-    let edge = Process(edge);
-    common::wait_listening(http)?;
-    for process in &processes {
-        common::wait_settled(process.pid())?;
-    }
-    // The edge checks each core's health before it sends it calls.
-    std::thread::sleep(Duration::from_secs(3));
+    env.push(("QUIRE_INSECURE_NO_SCAN", "true".into()));
+    let cluster = common::Cluster::start(work, &env, cores, &database)?;
     let names = ["core a", "core b"];
-    let mut pids = vec![("edge", edge.pid())];
+    let mut pids = vec![("edge", cluster.edge.pid())];
     pids.extend(
-        processes
+        cluster
+            .cores
             .iter()
             .enumerate()
             .map(|(i, p)| (names[i], p.pid())),
@@ -339,13 +284,12 @@ fn replicas_run(work: &Path, files: &[PathBuf], cores: usize, round: usize) -> a
     };
     let run = upload_all(
         name,
-        &format!("http://127.0.0.1:{http}/api/upload"),
-        &key,
+        &cluster.url("/api/upload"),
+        &cluster.key,
         files,
         &pids,
     )?;
-    drop(edge);
-    drop(processes);
+    drop(cluster);
     for dir in ["shared", "edge", "core-0", "core-1"] {
         let _ = std::fs::remove_dir_all(work.join(dir));
     }
@@ -357,21 +301,6 @@ fn limits() -> Vec<(&'static str, String)> {
         ("QUIRE_MAX_UPLOAD_SIZE", (4096 * MIB).to_string()),
         ("QUIRE_PRO_STORAGE_QUOTA", (65536 * MIB).to_string()),
     ]
-}
-
-fn fresh_database(name: &str) -> anyhow::Result<String> {
-    let server = std::env::var("QUIRE_BENCH_POSTGRES")
-        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432".into());
-    let out = Command::new("psql")
-        .arg(format!("{server}/test"))
-        .args(["-q", "-c", &format!("CREATE DATABASE {name}")])
-        .output()?;
-    anyhow::ensure!(
-        out.status.success(),
-        "cannot create database {name}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Ok(format!("{server}/{name}"))
 }
 
 /// Uploads every file at once with curl and samples the RSS of `pids` meanwhile.

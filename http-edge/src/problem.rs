@@ -82,7 +82,11 @@ impl Problem {
     /// The problem a core error stands for, with the core's metadata (rate-limit figures,
     /// `retry-after`, `content-range`) as headers.
     pub fn from_status(status: &Status) -> Self {
-        let code = ErrorCode::from_status(status);
+        let code = if connection_broke(status) {
+            ErrorCode::CoreUnavailable
+        } else {
+            ErrorCode::from_status(status)
+        };
         if code == ErrorCode::Internal {
             tracing::error!(status = ?status, "core call failed");
         }
@@ -100,6 +104,14 @@ impl Problem {
         forward::copy_metadata(status.metadata(), &mut problem.headers);
         problem
     }
+}
+
+/// Whether the call's connection to the core broke (the core died or restarted mid-call):
+/// tonic reports that as `Unknown` with the transport's error as its source. Like an
+/// unreachable core, it is a 503 to retry, not an internal error.
+fn connection_broke(status: &Status) -> bool {
+    status.code() == tonic::Code::Unknown
+        && std::error::Error::source(status).is_some_and(|e| e.is::<tonic::transport::Error>())
 }
 
 impl From<Status> for Problem {

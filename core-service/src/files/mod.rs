@@ -4,6 +4,7 @@ pub mod blobs;
 pub mod download;
 pub mod mime;
 pub mod names;
+pub mod orphans;
 pub mod remove;
 pub mod sweeper;
 pub(crate) mod tee;

@@ -1,6 +1,7 @@
 //! Background sweeping: expired files, uploads a crash or a lost connection left unfinished,
-//! the account tables' dead rows (expired sessions, failed log-ins that no longer count) and
-//! expired idempotency keys with their kept answers, and expired resumable uploads.
+//! blobs no row names (hourly), the account tables' dead rows (expired sessions, failed log-ins
+//! that no longer count), expired idempotency keys with their kept answers, and expired
+//! resumable uploads.
 
 use std::time::Duration;
 
@@ -18,11 +19,24 @@ use crate::{
 
 const BATCH: u64 = 500;
 
+/// How often the store is listed for blobs no row names: a whole listing of a large bucket is
+/// hundreds of requests, and such blobs only come from crashes and failed deletes.
+const ORPHANS_EVERY: Duration = Duration::from_secs(3600);
+
 /// Runs one sweep now and then one every `every`, until the task is dropped.
 pub async fn run(core: Core, every: Duration) {
     let mut ticker = tokio::time::interval(every);
+    let mut orphans_swept: Option<std::time::Instant> = None;
     loop {
         ticker.tick().await;
+        if orphans_swept.is_none_or(|at| at.elapsed() >= ORPHANS_EVERY) {
+            orphans_swept = Some(std::time::Instant::now());
+            match super::orphans::sweep(&core, core.config.upload_timeout()).await {
+                Ok(0) => {}
+                Ok(blobs) => tracing::info!(blobs, "swept blobs no row names"),
+                Err(error) => tracing::warn!(%error, "orphan blob sweep failed"),
+            }
+        }
         match sweep_once(&core).await {
             Ok((0, 0)) => {}
             Ok((expired, stale)) => tracing::info!(expired, stale, "swept files"),

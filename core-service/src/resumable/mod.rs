@@ -34,6 +34,7 @@ use crate::{
 };
 pub use append::{Appended, append};
 pub(crate) use parts::hand_over as hand_over_parts;
+pub(crate) use parts::prefix as parts_prefix;
 
 /// Starts an upload of `length` bytes, refused at once when it could never be stored.
 pub async fn create(

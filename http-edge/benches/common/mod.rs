@@ -100,6 +100,112 @@ impl Drop for Server {
     }
 }
 
+/// A child process, killed on drop.
+pub struct Process(pub Child);
+
+impl Process {
+    pub fn pid(&self) -> u32 {
+        self.0.id()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The edge secret of a [`Cluster`]'s processes.
+const EDGE_SECRET: &str = "bench-edge-secret-0123456789abcdef0123456789";
+
+/// The scale-out layout as separate processes: an edge alone (`quire serve --core-url`) in
+/// front of several cores (`quire serve` processes, reached on their gRPC port as a
+/// `quire-core` is; their own HTTP listeners take nothing), on one PostgreSQL database and one
+/// blob directory, with a Pro key. Killed on drop.
+pub struct Cluster {
+    pub cores: Vec<Process>,
+    pub edge: Process,
+    http: u16,
+    pub key: String,
+}
+
+impl Cluster {
+    /// Starts `cores` cores and their edge with the settings in `env`, their data under `work`,
+    /// on the PostgreSQL `database`.
+    pub fn start(
+        work: &Path,
+        env: &[(&str, String)],
+        cores: usize,
+        database: &str,
+    ) -> anyhow::Result<Cluster> {
+        let mut env = env.to_vec();
+        env.extend([
+            ("QUIRE_DATABASE_URL", database.to_owned()),
+            (
+                "QUIRE_STORE_URL",
+                format!("file://{}/blobs", work.join("shared").display()),
+            ),
+            ("QUIRE_EDGE_SECRET", EDGE_SECRET.to_owned()),
+        ]);
+        let key = pro_key(&work.join("core-0"), &env, "upload,process")?;
+        let mut processes = Vec::new();
+        let mut urls = Vec::new();
+        for i in 0..cores {
+            let grpc = free_port()?;
+            let child = quire(&work.join(format!("core-{i}")), &env)
+                .env("QUIRE_HTTP_ADDR", format!("127.0.0.1:{}", free_port()?))
+                .env("QUIRE_GRPC_ADDR", format!("127.0.0.1:{grpc}"))
+                .arg("serve")
+                .stdout(Stdio::null())
+                .spawn()?;
+            processes.push(Process(child));
+            wait_listening(grpc)?;
+            urls.push(format!("http://127.0.0.1:{grpc}"));
+        }
+        let http = free_port()?;
+        let edge = quire(&work.join("edge"), &env)
+            .env("QUIRE_HTTP_ADDR", format!("127.0.0.1:{http}"))
+            .args(["serve", "--core-url", &urls.join(",")])
+            .stdout(Stdio::null())
+            .spawn()?;
+        let edge = Process(edge);
+        wait_listening(http)?;
+        for process in &processes {
+            wait_settled(process.pid())?;
+        }
+        // The edge checks each core's health (every 2 s) before it sends it calls.
+        std::thread::sleep(Duration::from_secs(3));
+        Ok(Cluster {
+            cores: processes,
+            edge,
+            http,
+            key,
+        })
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.http)
+    }
+}
+
+/// Creates an empty PostgreSQL database `name` on QUIRE_BENCH_POSTGRES (default the machine's
+/// server) and returns its URL.
+pub fn fresh_database(name: &str) -> anyhow::Result<String> {
+    let server = std::env::var("QUIRE_BENCH_POSTGRES")
+        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432".into());
+    let out = Command::new("psql")
+        .arg(format!("{server}/test"))
+        .args(["-q", "-c", &format!("CREATE DATABASE {name}")])
+        .output()?;
+    anyhow::ensure!(
+        out.status.success(),
+        "cannot create database {name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok(format!("{server}/{name}"))
+}
+
 pub fn free_port() -> anyhow::Result<u16> {
     Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }

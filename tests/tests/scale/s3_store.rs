@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use object_store::{ObjectStoreExt, path::Path};
 use quire_core::quota::Plan;
 use quire_e2e::{Db, S3Server, Stack, eicar, file_form, noise, problem, test_config};
 use reqwest::Client;
@@ -109,6 +110,8 @@ async fn a_tus_upload_resumes_into_the_bucket() {
             .await
             .unwrap();
         assert_eq!(patched.status(), 204, "{}", patched.text().await.unwrap());
+        // The parts are named by the open upload, then by its file: never orphans, however old.
+        assert_eq!(sweep_orphans(&stack, Duration::ZERO).await, 0);
     }
     // The file is its parts, handed over as they are: both in the bucket, under the prefix.
     let keys = s3.keys("resumable").await;
@@ -159,5 +162,54 @@ async fn the_sweeper_aborts_a_multipart_upload_a_crash_left_open() {
         s3.keys("crashed").await,
         Vec::<String>::new(),
         "the marker gone too"
+    );
+}
+
+async fn sweep_orphans(stack: &Stack, older_than: Duration) -> usize {
+    quire_core::files::orphans::sweep(&stack.core, older_than)
+        .await
+        .unwrap()
+}
+
+/// What a crash between writing a blob and recording it, or a failed delete, leaves: blobs no
+/// row names, deleted by the sweep once older than the upload timeout. A stored file's blob,
+/// a blob too young to judge and the store's own markers stay.
+#[tokio::test]
+async fn blobs_no_row_names_are_swept_once_old_enough() {
+    let s3 = S3Server::start().await;
+    let stack = stack_on_s3(&s3, "orphans", &[]).await;
+    let (_, key) = stack.account_with_key(Plan::Pro, "upload").await;
+    let response = upload(&stack, &key, noise(1000, 7)).await;
+    assert_eq!(response.status(), 201);
+    let body: serde_json::Value = response.json().await.unwrap();
+    let token = body["token"].as_str().unwrap();
+    let put = |key: &'static str| {
+        let store = stack.core.store.clone();
+        async move {
+            store
+                .put(&Path::from(key), noise(100, 8).into())
+                .await
+                .unwrap();
+        }
+    };
+    for orphan in ["files/lost", "resumable/lost/000000", "idempotency/lost"] {
+        put(orphan).await;
+    }
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    put("files/young").await;
+    assert_eq!(sweep_orphans(&stack, Duration::from_secs(1)).await, 3);
+    let mut keys = s3.keys("orphans").await;
+    keys.sort();
+    let mut expected = vec![
+        format!("quire/files/{token}"),
+        "quire/files/young".to_owned(),
+    ];
+    expected.sort();
+    assert_eq!(keys, expected);
+    // The file's row is what names its blob: without it, the blob is an orphan too.
+    assert_eq!(
+        sweep_orphans(&stack, Duration::ZERO).await,
+        1,
+        "files/young"
     );
 }
