@@ -18,6 +18,22 @@ if ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
   pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start || true
 fi
 
+# One S3 server (moto's, installed into the venv by setup) for every scaled-out stack of the run:
+# the PostgreSQL half of the end-to-end suite runs on it with two core replicas (each stack makes
+# a bucket of its own). A server already on the port is reused.
+s3_port="${QUIRE_TEST_S3_PORT:-9329}"
+if ! (exec 3<>"/dev/tcp/127.0.0.1/$s3_port") 2>/dev/null; then
+  echo "test: starting moto's S3 server on port $s3_port"
+  .cache/venv/bin/python -m moto.server -H 127.0.0.1 -p "$s3_port" >.cache/moto.log 2>&1 &
+  moto_pid=$!
+  trap 'kill "$moto_pid" 2>/dev/null || true' EXIT
+  for _ in $(seq 150); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$s3_port") 2>/dev/null && break
+    sleep 0.2
+  done
+fi
+export QUIRE_TEST_S3_ENDPOINT="http://127.0.0.1:$s3_port"
+
 echo "test: buf lint"
 .cache/venv/bin/buf lint
 

@@ -43,6 +43,9 @@ pub struct Core {
     pub cpu: cpu::CpuPool,
     /// Worker processes and settings of the OCR and PDF engines.
     pub processing: process::Processing,
+    /// This replica's name among the cores on one database (its calls in flight are written
+    /// under it).
+    pub replica: Arc<str>,
 }
 
 impl Core {
@@ -73,6 +76,7 @@ impl Core {
             scanner,
             cpu: cpu::CpuPool::per_core(),
             processing,
+            replica: quota::replicas::new_id(),
         })
     }
 }

@@ -108,19 +108,28 @@ fn outcome(child: Child) -> (u16, String) {
     (status.parse().unwrap_or(0), content_type.to_owned())
 }
 
-fn ready_files(database: &str) -> usize {
+/// A number the query `sql` gives, read with psql.
+fn query_number(database: &str, sql: &str) -> usize {
     let out = Command::new("psql")
         .arg(database)
-        .args(["-tAc", "SELECT count(*) FROM files WHERE state = 'ready'"])
+        .args(["-tAc", sql])
         .output()
         .unwrap();
     String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
 }
 
+fn ready_files(database: &str) -> usize {
+    query_number(database, "SELECT count(*) FROM files WHERE state = 'ready'")
+}
+
+fn calls_today(database: &str) -> usize {
+    query_number(database, "SELECT sum(calls_today) FROM accounts")
+}
+
 /// Two cores behind an edge, one killed with SIGKILL while uploads and OCR calls stream into
 /// both: each call that was on it ends with a clean 503 (problem+json, never a 500 or a cut
 /// connection), what it had half-written never becomes a file, every file stored is whole,
-/// and the calls after the kill go to the survivor.
+/// the calls after the kill go to the survivor, and the calls that died are given back.
 #[test]
 fn a_core_killed_mid_call_costs_only_its_calls_in_flight() {
     const MIB: u64 = 1024 * 1024;
@@ -161,6 +170,7 @@ fn a_core_killed_mid_call_costs_only_its_calls_in_flight() {
     killed.wait().unwrap();
 
     let mut stored = 0;
+    let mut served = 0;
     let mut unavailable = 0;
     for (i, (what, child)) in calls.into_iter().enumerate() {
         let (status, content_type) = outcome(child);
@@ -171,8 +181,9 @@ fn a_core_killed_mid_call_costs_only_its_calls_in_flight() {
                         .unwrap();
                 assert_eq!(body["size"], 16 * MIB, "upload {i}");
                 stored += 1;
+                served += 1;
             }
-            ("ocr", 200) => {}
+            ("ocr", 200) => served += 1,
             (_, 503) => {
                 assert_eq!(content_type, "application/problem+json", "call {i}");
                 unavailable += 1;
@@ -212,4 +223,20 @@ fn a_core_killed_mid_call_costs_only_its_calls_in_flight() {
         assert_eq!(fetched.stdout, std::fs::read(&pdf).unwrap());
     }
     assert_eq!(ready_files(&database), stored + 3);
+
+    // The calls the killed core had in flight were counted when admitted; the survivor gives
+    // them back once the dead one has been silent long enough.
+    let deadline = std::time::Instant::now() + Duration::from_secs(40);
+    loop {
+        let counted = calls_today(&database);
+        if counted == served + 3 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{counted} calls counted for {} served",
+            served + 3
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
 }

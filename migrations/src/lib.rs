@@ -13,6 +13,7 @@ mod m0007_storage_reservations;
 mod m0008_file_max_downloads;
 mod m0009_encrypted_shares;
 mod m0010_file_blob_parts;
+mod m0011_calls_in_flight;
 
 pub struct Migrator;
 
@@ -30,6 +31,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0008_file_max_downloads::Migration),
             Box::new(m0009_encrypted_shares::Migration),
             Box::new(m0010_file_blob_parts::Migration),
+            Box::new(m0011_calls_in_flight::Migration),
         ]
     }
 }

@@ -75,7 +75,7 @@ pub fn test_config(extra: &[&str]) -> CoreConfig {
 pub struct Stack {
     /// http://127.0.0.1:port of the edge.
     pub base: String,
-    /// http://127.0.0.1:port of the core's gRPC API.
+    /// http://127.0.0.1:port of the core's gRPC API (the first replica's, on PostgreSQL).
     pub grpc: String,
     pub core: Core,
     pub db: Db,
@@ -83,6 +83,15 @@ pub struct Stack {
     _socket_file: Option<quire_core::grpc::SocketFile>,
     _data_dir: tempfile::TempDir,
     shutdown: watch::Sender<bool>,
+    /// On PostgreSQL, the layout of `docs/deploy.md`: the other core replica, the edge in front
+    /// of both, and the S3 server when this stack started its own.
+    scale: Option<Box<ScaleOut>>,
+}
+
+struct ScaleOut {
+    replica: Stack,
+    _edge: RemoteEdge,
+    _s3: Option<S3Server>,
 }
 
 impl Stack {
@@ -90,12 +99,55 @@ impl Stack {
         Stack::start_with(db, test_config(&[])).await
     }
 
+    /// On SQLite, one process as `quire serve` runs; on PostgreSQL, the scale-out layout: two
+    /// core replicas on a fresh database and a bucket of their own on an S3 server, behind one
+    /// edge over TCP that balances between them. Either way `base` is the edge.
     pub async fn start_with(db: Db, config: CoreConfig) -> Stack {
-        let database_url = match db {
-            Db::Sqlite => None,
-            Db::Postgres => Some(fresh_postgres_database().await),
+        match db {
+            Db::Sqlite => Stack::start_on(db, config, None).await,
+            Db::Postgres => Stack::start_scaled_out(config).await,
+        }
+    }
+
+    async fn start_scaled_out(config: CoreConfig) -> Stack {
+        let database = Some(fresh_postgres_database().await);
+        let (s3, own_s3) = match S3Server::shared() {
+            Some(shared) => (shared, None),
+            None => {
+                let own = S3Server::start().await;
+                (own.handle(), Some(own))
+            }
         };
-        Stack::start_on(db, config, database_url).await
+        let bucket = format!("quire-{}", uuid::Uuid::new_v4().simple());
+        s3.bucket(&bucket).await;
+        let http = TcpListener::bind("127.0.0.1:0").await.expect("bind http");
+        let base = format!("http://{}", http.local_addr().expect("http addr"));
+        // Every replica writes the edge's address into its share links.
+        let mut config = s3.store_in(config, &bucket, "q");
+        config.base_url = Some(base.clone());
+        let mut second = config.clone();
+        if let Some(socket) = &mut second.grpc_socket {
+            socket.as_mut_os_string().push(".2");
+        }
+        let mut first = Stack::start_on(Db::Postgres, config, database.clone()).await;
+        let replica = Stack::start_on(Db::Postgres, second, database).await;
+        let edge = RemoteEdge::serve_on(
+            http,
+            &format!("{},{}", first.grpc, replica.grpc),
+            quire_edge::serve::EdgeSettings::of(&first.core.config),
+        );
+        first.base = base;
+        first.scale = Some(Box::new(ScaleOut {
+            replica,
+            _edge: edge,
+            _s3: own_s3,
+        }));
+        first
+    }
+
+    /// Every core replica of the stack.
+    fn replicas(&self) -> impl Iterator<Item = &Stack> {
+        std::iter::once(self).chain(self.scale.as_ref().map(|s| &s.replica))
     }
 
     /// A stack on an existing database: several of them make replicas of one service.
@@ -107,7 +159,9 @@ impl Stack {
         let http_addr: SocketAddr = http.local_addr().expect("http addr");
         config.data_dir = data_dir.path().to_owned();
         config.database_url = database_url;
-        config.base_url = Some(format!("http://{http_addr}"));
+        config
+            .base_url
+            .get_or_insert_with(|| format!("http://{http_addr}"));
         let database_url = config.database_url();
         let core = Core::open(config).await.expect("core opens");
         let (shutdown, rx) = watch::channel(false);
@@ -140,6 +194,7 @@ impl Stack {
             _socket_file: socket_file,
             _data_dir: data_dir,
             shutdown,
+            scale: None,
         }
     }
 
@@ -228,9 +283,12 @@ impl Stack {
             .expect("count")
     }
 
-    /// Files on disk under the blob directory and in the upload staging directory, which the
-    /// object_store listing does not show.
-    pub fn blob_files_on_disk(&self) -> usize {
+    /// Blobs of files and resumable uploads (whose parts stay under resumable/ as the file's
+    /// bytes), as the blob store lists them, plus what uploads still hold: staging files on
+    /// each replica's disk (local store) or open multipart uploads' markers (S3).
+    pub async fn blob_count(&self) -> usize {
+        use futures::TryStreamExt;
+        use object_store::path::Path;
         fn walk(dir: &std::path::Path) -> usize {
             std::fs::read_dir(dir).map_or(0, |entries| {
                 entries
@@ -242,11 +300,22 @@ impl Stack {
                     .sum()
             })
         }
-        let data = self._data_dir.path();
-        // Files made by resumable uploads keep their parts under resumable/.
-        walk(&data.join("blobs").join("files"))
-            + walk(&data.join("blobs").join("resumable"))
-            + walk(&data.join("staging"))
+        let mut count = 0;
+        for prefix in ["files", "resumable", "multipart"] {
+            let listed: Vec<_> = self
+                .core
+                .store
+                .list(Some(&Path::from(prefix)))
+                .try_collect()
+                .await
+                .expect("store listing");
+            count += listed.len();
+        }
+        count
+            + self
+                .replicas()
+                .map(|r| walk(&r._data_dir.path().join("staging")))
+                .sum::<usize>()
     }
 
     /// Waits until the stack holds no file rows, no blobs and no reserved storage for the
@@ -255,7 +324,7 @@ impl Stack {
         let deadline = tokio::time::Instant::now() + within;
         loop {
             let rows = self.file_rows().await;
-            let blobs = self.blob_files_on_disk();
+            let blobs = self.blob_count().await;
             let used = self.storage_used(account_id).await;
             if rows == 0 && blobs == 0 && used == 0 {
                 return;
@@ -268,7 +337,9 @@ impl Stack {
     }
 
     pub fn stop(&self) {
-        let _ = self.shutdown.send(true);
+        for replica in self.replicas() {
+            let _ = replica.shutdown.send(true);
+        }
     }
 }
 
@@ -288,6 +359,15 @@ pub struct RemoteEdge {
 impl RemoteEdge {
     pub async fn start(core_url: &str, limits: quire_edge::serve::EdgeSettings) -> RemoteEdge {
         let http = TcpListener::bind("127.0.0.1:0").await.expect("bind http");
+        RemoteEdge::serve_on(http, core_url, limits)
+    }
+
+    /// As [`RemoteEdge::start`], on a listener bound already.
+    pub fn serve_on(
+        http: TcpListener,
+        core_url: &str,
+        limits: quire_edge::serve::EdgeSettings,
+    ) -> RemoteEdge {
         let base = format!("http://{}", http.local_addr().expect("http addr"));
         let clients = quire_edge::CoreClients::connect_lazy(
             core_url,
@@ -308,7 +388,9 @@ impl RemoteEdge {
     }
 }
 
-/// Declares a test that runs once on SQLite and once on a fresh PostgreSQL database.
+/// Declares a test that runs once on SQLite (one process, local blob store) and once scaled
+/// out (a fresh PostgreSQL database, S3, two core replicas behind one edge; see
+/// [`Stack::start_with`]).
 #[macro_export]
 macro_rules! both_databases {
     ($name:ident, |$db:ident| $body:block) => {

@@ -1,5 +1,6 @@
-//! A real S3 server for the tests of the S3 blob store: moto's (PyPI, in .cache/venv), one per
-//! test that asks, on a free port, each stack with a bucket of its own. S3's own listing of
+//! A real S3 server for the tests of the S3 blob store: moto's (PyPI, in .cache/venv), the one
+//! `scripts/test.sh` starts for the run or one per test that asks, on a free port; each stack
+//! with a bucket of its own. S3's own listing of
 //! open multipart uploads (`GET /bucket?uploads`) proves what an upload left behind.
 
 use std::{
@@ -10,7 +11,8 @@ use std::{
 use quire_core::CoreConfig;
 
 pub struct S3Server {
-    child: Child,
+    /// The server's process, when this handle started it (and stops it when dropped).
+    child: Option<Child>,
     /// http://127.0.0.1:port
     pub endpoint: String,
     http: reqwest::Client,
@@ -36,7 +38,7 @@ impl S3Server {
             .spawn()
             .expect("moto runs (scripts/setup.sh --tests installs it into .cache/venv)");
         let server = S3Server {
-            child,
+            child: Some(child),
             endpoint: format!("http://127.0.0.1:{port}"),
             http: reqwest::Client::new(),
         };
@@ -47,6 +49,26 @@ impl S3Server {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         panic!("moto's S3 server did not answer on {}", server.endpoint);
+    }
+
+    /// The server `scripts/test.sh` started for the whole run (`QUIRE_TEST_S3_ENDPOINT`), if
+    /// any: one moto for every test instead of one per test process.
+    pub fn shared() -> Option<S3Server> {
+        let endpoint = std::env::var("QUIRE_TEST_S3_ENDPOINT").ok()?;
+        Some(S3Server {
+            child: None,
+            endpoint,
+            http: reqwest::Client::new(),
+        })
+    }
+
+    /// Another handle on this server, which leaves it running when dropped.
+    pub fn handle(&self) -> S3Server {
+        S3Server {
+            child: None,
+            endpoint: self.endpoint.clone(),
+            http: self.http.clone(),
+        }
     }
 
     /// A new, empty bucket.
@@ -116,7 +138,9 @@ impl S3Server {
 
 impl Drop for S3Server {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Plans and quotas: exactly 100 of 140 concurrent Free calls pass (also across two core
-//! replicas on one PostgreSQL database), rate-limit headers, storage quota and size cap.
+//! replicas on one PostgreSQL database), rate-limit headers, calls a dead replica left given
+//! back, storage quota and size cap.
 
 use std::{collections::BTreeSet, time::Duration};
 
@@ -88,6 +89,46 @@ async fn two_core_replicas_on_one_postgres_share_the_cap() {
     assert_exactly_100_pass(&statuses, &remaining);
     assert_eq!(b.calls_today(account).await, 100);
 }
+
+// A replica killed mid-call never ends its calls' tickets; once it has been silent for
+// `DEAD_AFTER`, another replica gives those calls back, each once however many notice at the
+// same time, and leaves a live replica's calls alone.
+both_databases!(calls_a_dead_replica_left_in_flight_are_given_back, |db| {
+    use quire_core::quota::{charge_call, replicas};
+    let stack = Stack::start(db).await;
+    let (account, _) = stack.account_with_key(Plan::Free, "upload").await;
+    let db = &stack.core.db;
+    let now = chrono::Utc::now();
+    let second = chrono::Duration::seconds(1);
+    let dead_after = chrono::Duration::from_std(replicas::DEAD_AFTER).unwrap();
+    replicas::beat(db, "dead", now).await.unwrap();
+    replicas::beat(db, "alive", now + dead_after + second * 5)
+        .await
+        .unwrap();
+    for replica in ["dead", "dead", "alive"] {
+        let charged = charge_call(db, replica, account, Some(100), now)
+            .await
+            .unwrap();
+        // As in a killed process: the ticket is never ended.
+        std::mem::forget(charged.ticket);
+    }
+    assert_eq!(stack.calls_today(account).await, 3);
+    assert_eq!(
+        replicas::give_back_dead(db, now + second * 5)
+            .await
+            .unwrap(),
+        0,
+        "a replica silent for less than DEAD_AFTER is alive"
+    );
+    let later = now + dead_after + second;
+    let (a, b) = tokio::join!(
+        replicas::give_back_dead(db, later),
+        replicas::give_back_dead(db, later)
+    );
+    assert_eq!(a.unwrap() + b.unwrap(), 2);
+    assert_eq!(stack.calls_today(account).await, 1);
+    assert_eq!(stack.account(account).await.calls_total, 1);
+});
 
 both_databases!(pro_plan_has_no_daily_cap, |db| {
     let stack = Stack::start_with(db, test_config(&["--free-daily-calls", "1"])).await;

@@ -74,7 +74,11 @@ both_databases!(scanner_down_means_503_and_nothing_kept, |db| {
     let (account, key) = stack.account_with_key(Plan::Free, "upload").await;
     let response = upload(&stack, &key, b"clean text".to_vec()).await;
     assert!(response.headers().contains_key("retry-after"));
+    // A call the server failed is given back before the answer: not counted, and the figures
+    // say so.
+    assert_eq!(response.headers()["x-ratelimit-remaining"], "100");
     problem(response, 503, "scanner-unavailable").await;
+    assert_eq!(stack.calls_today(account).await, 0);
     stack
         .assert_nothing_left(account, Duration::from_secs(5))
         .await;

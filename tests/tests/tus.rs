@@ -144,7 +144,7 @@ both_databases!(
         assert_eq!(shared.bytes().await.unwrap().to_vec(), bytes);
         // The file keeps the three appends' parts, not a copy of them; a range across them
         // reads on from one part into the next (and uses no download).
-        assert_eq!(stack.blob_files_on_disk(), 3);
+        assert_eq!(stack.blob_count().await, 3);
         let across = Client::new()
             .get(file["url"].as_str().unwrap())
             .header("range", "bytes=99990-250009")
@@ -171,13 +171,13 @@ both_databases!(
         .await;
         // The last download deletes the parts as its answer ends, maybe just after the 410.
         for _ in 0..50 {
-            if stack.blob_files_on_disk() == 0 {
+            if stack.blob_count().await == 0 {
                 break;
             }
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
         assert_eq!(
-            stack.blob_files_on_disk(),
+            stack.blob_count().await,
             0,
             "the used-up file's parts are deleted"
         );
@@ -264,7 +264,7 @@ both_databases!(
             "HEAD: no body"
         );
         assert_eq!(stack.calls_today(account).await, 0);
-        assert_eq!(stack.blob_files_on_disk(), 0);
+        assert_eq!(stack.blob_count().await, 0);
     }
 );
 
@@ -291,7 +291,7 @@ async fn an_infected_upload_is_refused_at_its_last_byte_and_nothing_is_kept() {
     );
     assert_eq!(stack.file_rows().await, 0);
     assert_eq!(stack.storage_used(account).await, 0);
-    assert_eq!(stack.blob_files_on_disk(), 0);
+    assert_eq!(stack.blob_count().await, 0);
 }
 
 async fn head_offset(stack: &Stack, key: &str, location: &str) -> u64 {

@@ -2,9 +2,11 @@
 
 pub mod account;
 pub mod api_key;
+pub mod call_in_flight;
 pub mod file;
 pub mod idempotency_key;
 pub mod login_failure;
+pub mod replica;
 pub mod resumable_upload;
 pub mod session;
 

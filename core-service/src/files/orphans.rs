@@ -122,7 +122,7 @@ async fn named(core: &Core, kind: Kind, owners: Vec<String>) -> ApiResult<HashSe
             .into_tuple::<String>()
             .all(&core.db)
     };
-    let mut named: HashSet<String> = match kind {
+    let named: HashSet<String> = match kind {
         Kind::File => files(owners).await?.into_iter().collect(),
         Kind::Part => {
             let tokens: Vec<String> = owners
@@ -155,7 +155,6 @@ async fn named(core: &Core, kind: Kind, owners: Vec<String>) -> ApiResult<HashSe
             .flatten()
             .collect(),
     };
-    named.shrink_to_fit();
     Ok(named)
 }
 

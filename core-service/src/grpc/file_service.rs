@@ -101,7 +101,7 @@ impl FileService for FileApi {
         }
         match result {
             Ok((response, metadata)) => Ok(respond(response, metadata)),
-            Err(err) => Err(admitted.annotate(err).into()),
+            Err(err) => Err(admitted.fail(err).await.into()),
         }
     }
 
@@ -165,7 +165,7 @@ impl FileService for FileApi {
                     admitted.metadata(),
                 ))
             }
-            Err(err) => Err(admitted.annotate(err).into()),
+            Err(err) => Err(admitted.fail(err).await.into()),
         }
     }
 
@@ -183,7 +183,7 @@ impl FileService for FileApi {
         .await;
         match result {
             Ok(()) => Ok(respond(DeleteFileResponse {}, admitted.metadata())),
-            Err(err) => Err(admitted.annotate(err).into()),
+            Err(err) => Err(admitted.fail(err).await.into()),
         }
     }
 }

@@ -8,13 +8,15 @@ use crate::{
     auth::{self, Caller, ScopeRule},
     error::{ApiError, ApiResult},
     idempotency::Idempotency,
-    quota::{self, RateLimit},
+    quota::{self, RateLimit, Ticket},
 };
 
-/// An admitted call: who it is, and the rate-limit figures to send back.
+/// An admitted call: who it is, the rate-limit figures to send back, and while it runs, the
+/// ticket of its count (none for a repeat answered before, which is not counted).
 pub struct Admitted {
     pub caller: Caller,
     pub rate_limit: Option<RateLimit>,
+    ticket: Option<Ticket>,
 }
 
 impl Admitted {
@@ -27,17 +29,40 @@ impl Admitted {
         map
     }
 
-    /// Adds this call's rate-limit figures to an error raised after admission.
-    pub fn annotate(&self, err: ApiError) -> ApiError {
+    /// Ends the call with `err`, raised after admission: a failure on the server's side is
+    /// given back first (the figures sent then count it as not made); then the rate-limit
+    /// figures are added to the error.
+    pub async fn fail(mut self, err: ApiError) -> ApiError {
+        if let Some(ticket) = self.ticket.take()
+            && ticket.fail(err.code).await
+            && let Some(limit) = &mut self.rate_limit
+        {
+            limit.remaining = (limit.remaining + 1).min(limit.limit);
+        }
         err.merge_metadata(&self.metadata())
+    }
+
+    /// Keeps the call's ticket until `stream`, its answer, has been sent or dropped: a replica
+    /// that dies while sending it leaves the call to be given back.
+    pub fn until_sent<S: Send + 'static>(
+        &mut self,
+        stream: futures::stream::BoxStream<'static, S>,
+    ) -> futures::stream::BoxStream<'static, S> {
+        use futures::StreamExt;
+        let ticket = self.ticket.take();
+        stream
+            .map(move |item| {
+                let _running = &ticket;
+                item
+            })
+            .boxed()
     }
 }
 
 /// Authenticates and authorizes, then counts the call against the daily quota.
 pub async fn admit(core: &Core, metadata: &MetadataMap, rule: ScopeRule) -> ApiResult<Admitted> {
     let caller = authorize(core, metadata, rule).await?;
-    let rate_limit = charge(core, &caller).await?;
-    Ok(Admitted { caller, rate_limit })
+    charge(core, caller).await
 }
 
 /// As [`admit`], for the calls that take an `Idempotency-Key`: the key is claimed before the
@@ -49,11 +74,15 @@ pub async fn admit_idempotent(
 ) -> ApiResult<(Admitted, Idempotency)> {
     let caller = authorize(core, metadata, rule).await?;
     let idempotency = Idempotency::claim(core, caller.account_id, metadata).await?;
-    let rate_limit = match idempotency.is_repeat() {
-        true => None,
-        false => charge(core, &caller).await?,
+    let admitted = match idempotency.is_repeat() {
+        true => Admitted {
+            caller,
+            rate_limit: None,
+            ticket: None,
+        },
+        false => charge(core, caller).await?,
     };
-    Ok((Admitted { caller, rate_limit }, idempotency))
+    Ok((admitted, idempotency))
 }
 
 /// As [`admit`], for the web toolbox: only a browser session may call it. An API key, even a
@@ -67,13 +96,18 @@ pub async fn admit_web_session(core: &Core, metadata: &MetadataMap) -> ApiResult
              reach the /api endpoints only",
         ));
     }
-    let rate_limit = charge(core, &caller).await?;
-    Ok(Admitted { caller, rate_limit })
+    charge(core, caller).await
 }
 
-async fn charge(core: &Core, caller: &Caller) -> ApiResult<Option<RateLimit>> {
+async fn charge(core: &Core, caller: Caller) -> ApiResult<Admitted> {
     let cap = caller.plan.daily_calls(&core.config);
-    quota::charge_call(&core.db, caller.account_id, cap, Utc::now()).await
+    let quota::Charged { rate_limit, ticket } =
+        quota::charge_call(&core.db, &core.replica, caller.account_id, cap, Utc::now()).await?;
+    Ok(Admitted {
+        caller,
+        rate_limit,
+        ticket: Some(ticket),
+    })
 }
 
 /// Authenticates and authorizes without counting (for calls that cannot be served yet).

@@ -108,7 +108,7 @@ impl ProcessService for ProcessApi {
         }
         match result {
             Ok((response, metadata)) => Ok(respond(response, metadata)),
-            Err(err) => Err(admitted.annotate(err).into()),
+            Err(err) => Err(admitted.fail(err).await.into()),
         }
     }
 
@@ -118,7 +118,7 @@ impl ProcessService for ProcessApi {
         &self,
         request: Request<Streaming<CompressPdfRequest>>,
     ) -> Result<Response<Self::CompressPdfStream>, Status> {
-        let (admitted, mut idempotency) =
+        let (mut admitted, mut idempotency) =
             gate::admit_idempotent(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
         let split = |m: CompressPdfRequest| match m.payload {
             Some(compress_pdf_request::Payload::Options(o)) => Some(Piece::Options(o)),
@@ -186,9 +186,9 @@ impl ProcessService for ProcessApi {
                 let stream = summary_then_chunks(summary, pdf, |bytes| CompressPdfResponse {
                     payload: Some(compress_pdf_response::Payload::Chunk(bytes)),
                 });
-                Ok(respond(stream, metadata))
+                Ok(respond(admitted.until_sent(stream), metadata))
             }
-            Err(err) => Err(admitted.annotate(err).into()),
+            Err(err) => Err(admitted.fail(err).await.into()),
         }
     }
 
@@ -198,7 +198,7 @@ impl ProcessService for ProcessApi {
         &self,
         request: Request<Streaming<PdfToImagesRequest>>,
     ) -> Result<Response<Self::PdfToImagesStream>, Status> {
-        let (admitted, mut idempotency) =
+        let (mut admitted, mut idempotency) =
             gate::admit_idempotent(&self.core, request.metadata(), ScopeRule::UPLOAD).await?;
         let split = |m: PdfToImagesRequest| match m.payload {
             Some(pdf_to_images_request::Payload::Options(o)) => Some(Piece::Options(o)),
@@ -246,9 +246,9 @@ impl ProcessService for ProcessApi {
                 let stream = summary_then_chunks(summary, zip, |bytes| PdfToImagesResponse {
                     payload: Some(pdf_to_images_response::Payload::Chunk(bytes)),
                 });
-                Ok(respond(stream, metadata))
+                Ok(respond(admitted.until_sent(stream), metadata))
             }
-            Err(err) => Err(admitted.annotate(err).into()),
+            Err(err) => Err(admitted.fail(err).await.into()),
         }
     }
 }

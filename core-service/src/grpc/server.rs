@@ -33,7 +33,7 @@ use crate::{Core, files::sweeper};
 /// is dropped.
 pub struct Services {
     routes: Routes,
-    background: [JoinHandle<()>; 2],
+    background: [JoinHandle<()>; 3],
 }
 
 impl Services {
@@ -90,6 +90,7 @@ impl Services {
                 Duration::from_secs(5),
             )),
             tokio::spawn(sweeper::run(core.clone(), Duration::from_secs(60))),
+            tokio::spawn(crate::quota::replicas::watch(core.clone())),
         ];
         Ok(Services { routes, background })
     }

@@ -59,7 +59,7 @@ impl SupportService for SupportApi {
         }
         match result {
             Ok((reply, metadata)) => Ok(respond(reply, metadata)),
-            Err(err) => Err(admitted.annotate(err).into()),
+            Err(err) => Err(admitted.fail(err).await.into()),
         }
     }
 }

@@ -31,7 +31,7 @@ impl ToolService for ToolApi {
         &self,
         request: Request<Streaming<RunToolRequest>>,
     ) -> Result<Response<Self::RunToolStream>, Status> {
-        let admitted = gate::admit_web_session(&self.core, request.metadata()).await?;
+        let mut admitted = gate::admit_web_session(&self.core, request.metadata()).await?;
         let result = async {
             let messages = request
                 .into_inner()
@@ -55,9 +55,10 @@ impl ToolService for ToolApi {
                         .map_err(Status::from)
                 }))
                 .boxed();
-                Ok(respond(stream, admitted.metadata()))
+                let metadata = admitted.metadata();
+                Ok(respond(admitted.until_sent(stream), metadata))
             }
-            Err(err) => Err(admitted.annotate(err).into()),
+            Err(err) => Err(admitted.fail(err).await.into()),
         }
     }
 }

@@ -4,15 +4,22 @@
 use chrono::{DateTime, Utc};
 use quire_proto::{ErrorCode, metadata};
 use sea_orm::{
-    ColumnTrait, DatabaseConnection, EntityTrait, ExprTrait, QueryFilter,
+    ColumnTrait, DatabaseConnection, EntityTrait, ExprTrait, QueryFilter, TransactionTrait,
     sea_query::{CaseStatement, Expr},
 };
 use tonic::metadata::{MetadataMap, MetadataValue};
 
+use super::in_flight::{self, Ticket};
 use crate::{
     db::account,
     error::{ApiError, ApiResult},
 };
+
+/// A call just counted: its figures for the answer, and its ticket until it ends.
+pub struct Charged {
+    pub rate_limit: Option<RateLimit>,
+    pub ticket: Ticket,
+}
 
 /// Rate-limit figures of a Free-plan call, sent back as metadata and HTTP headers.
 #[derive(Clone, Copy, Debug)]
@@ -62,14 +69,16 @@ fn next_midnight(now: DateTime<Utc>) -> i64 {
     (day_number(now) + 1) * 86_400
 }
 
-/// Counts one call for the account. With a cap, the UPDATE only matches while the count is
-/// under it (or the stored day is over), so a refused call is not counted.
+/// Counts one call for the account, on `replica`. With a cap, the UPDATE only matches while
+/// the count is under it (or the stored day is over), so a refused call is not counted. The
+/// call's ticket is written in the same transaction: no call is ever counted without one.
 pub async fn charge_call(
     db: &DatabaseConnection,
+    replica: &str,
     account_id: i64,
     cap: Option<u64>,
     now: DateTime<Utc>,
-) -> ApiResult<Option<RateLimit>> {
+) -> ApiResult<Charged> {
     let today = day_number(now);
     let same_day = Expr::col(account::Column::UsageDay).eq(today);
     let mut update = account::Entity::update_many()
@@ -96,15 +105,16 @@ pub async fn charge_call(
                 .or(Expr::col(account::Column::CallsToday).lt(cap as i64)),
         );
     }
-    let updated = update.exec_with_returning(db).await?;
+    let txn = db.begin().await?;
+    let updated = update.exec_with_returning(&txn).await?;
     let reset = next_midnight(now);
-    match (updated.first(), cap) {
-        (Some(_), None) => Ok(None),
-        (Some(row), Some(cap)) => Ok(Some(RateLimit {
+    let rate_limit = match (updated.first(), cap) {
+        (Some(_), None) => None,
+        (Some(row), Some(cap)) => Some(RateLimit {
             limit: cap,
             remaining: cap.saturating_sub(u64::try_from(row.calls_today).unwrap_or(0)),
             reset,
-        })),
+        }),
         (None, Some(cap)) => {
             metrics::counter!("quire_quota_refusals_total", "quota" => "daily").increment(1);
             let retry_after = std::cmp::max(reset - now.timestamp(), 1);
@@ -122,13 +132,18 @@ pub async fn charge_call(
             )
             .with_metadata(metadata::RETRY_AFTER, retry_after);
             limit.write_to(&mut err.metadata);
-            Err(err)
+            return Err(err);
         }
-        (None, None) => Err(ApiError::internal(
-            "call counting",
-            format!("account {account_id} vanished"),
-        )),
-    }
+        (None, None) => {
+            return Err(ApiError::internal(
+                "call counting",
+                format!("account {account_id} vanished"),
+            ));
+        }
+    };
+    let ticket = in_flight::open(&txn, db, replica, account_id, today, now).await?;
+    txn.commit().await?;
+    Ok(Charged { rate_limit, ticket })
 }
 
 #[cfg(test)]

@@ -2,13 +2,16 @@
 //! atomically in the database.
 
 pub mod daily;
+pub mod in_flight;
+pub mod replicas;
 pub mod storage;
 
 use crate::{
     config::CoreConfig,
     error::{ApiError, ApiResult},
 };
-pub use daily::{RateLimit, charge_call};
+pub use daily::{Charged, RateLimit, charge_call};
+pub use in_flight::Ticket;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plan {

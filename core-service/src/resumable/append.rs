@@ -220,7 +220,8 @@ async fn charge_and_store(
 ) -> ApiResult<(file::Model, Option<RateLimit>)> {
     let sizes = parts::sizes(core, &row.token, row.parts).await?;
     let cap = caller.plan.daily_calls(&core.config);
-    let rate_limit = quota::charge_call(&core.db, caller.account_id, cap, Utc::now()).await?;
+    let quota::Charged { rate_limit, ticket } =
+        quota::charge_call(&core.db, &core.replica, caller.account_id, cap, Utc::now()).await?;
     let meta = UploadMeta {
         filename: row.filename.clone(),
         expires_in: row.expires_in.map(|s| s.max(0) as u64),
@@ -234,6 +235,11 @@ async fn charge_and_store(
         }),
     };
     let pieces = parts::read(core, &row.token, row.parts).map(|c| c.map(UploadPiece::Chunk));
-    let file = upload::ingest(core, caller, meta, pieces).await?;
-    Ok((file, rate_limit))
+    match upload::ingest(core, caller, meta, pieces).await {
+        Ok(file) => Ok((file, rate_limit)),
+        Err(err) => {
+            ticket.fail(err.code).await;
+            Err(err)
+        }
+    }
 }

@@ -41,9 +41,7 @@ impl ClamdAddr {
             anyhow::bail!("QUIRE_CLAMD must be tcp://host:port or unix:///path, got {spec:?}")
         }
     }
-}
 
-impl ClamdAddr {
     /// `QUIRE_CLAMD`: one address, or several comma-separated.
     pub fn parse_list(spec: &str) -> anyhow::Result<Vec<ClamdAddr>> {
         let addrs = spec

@@ -5,14 +5,19 @@ use std::time::Duration;
 
 use object_store::{ObjectStoreExt, path::Path};
 use quire_core::quota::Plan;
-use quire_e2e::{Db, S3Server, Stack, eicar, file_form, noise, problem, test_config};
+use quire_e2e::{
+    Db, S3Server, Stack, eicar, file_form, fresh_postgres_database, noise, problem, test_config,
+};
 use reqwest::Client;
 
+/// One core on a fresh database with its blobs in `bucket` of `s3`, so that the bucket holds
+/// only what this test's calls made.
 async fn stack_on_s3(s3: &S3Server, bucket: &str, extra: &[&str]) -> Stack {
     let bucket = s3.bucket(bucket).await;
-    Stack::start_with(
+    Stack::start_on(
         Db::Postgres,
         s3.store_in(test_config(extra), &bucket, "quire"),
+        Some(fresh_postgres_database().await),
     )
     .await
 }

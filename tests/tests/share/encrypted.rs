@@ -168,7 +168,7 @@ fn token_of(file: &Value) -> String {
 /// Waits for the share's ciphertext to go (the last body's drop retires it in a task).
 async fn wait_gone(stack: &Stack, account: i64) {
     for _ in 0..100 {
-        if stack.storage_used(account).await == 0 && stack.blob_files_on_disk() == 0 {
+        if stack.storage_used(account).await == 0 && stack.blob_count().await == 0 {
             return;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
