@@ -2,7 +2,9 @@
 //! key's daily calls: each admitted call is a row of `calls_in_flight` (written in the same
 //! transaction as the count) until it ends, and each replica a row of `replicas` it refreshes
 //! every few seconds. A replica silent for too long is dead: another one gives back the calls
-//! it left and removes it.
+//! it left and removes it. `idempotency_keys.replica` names the replica running a key's first
+//! request, so that a retry after that replica's death runs again instead of waiting for the
+//! key's running state to time out.
 
 use sea_orm_migration::{prelude::*, schema::*};
 
@@ -20,6 +22,12 @@ enum Replicas {
     Table,
     Id,
     SeenAt,
+}
+
+#[derive(DeriveIden)]
+enum IdempotencyKeys {
+    Table,
+    Replica,
 }
 
 #[derive(DeriveIden)]
@@ -76,10 +84,26 @@ impl MigrationTrait for Migration {
                     .col(CallsInFlight::Replica)
                     .to_owned(),
             )
+            .await?;
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(IdempotencyKeys::Table)
+                    .add_column(string_null(IdempotencyKeys::Replica))
+                    .to_owned(),
+            )
             .await
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .alter_table(
+                Table::alter()
+                    .table(IdempotencyKeys::Table)
+                    .drop_column(IdempotencyKeys::Replica)
+                    .to_owned(),
+            )
+            .await?;
         manager
             .drop_table(Table::drop().table(CallsInFlight::Table).to_owned())
             .await?;

@@ -165,6 +165,47 @@ both_databases!(a_retry_while_the_first_request_runs_gets_409, |db| {
     assert_eq!(stack.storage_used(account).await, 64 * 1024 + 1024);
 });
 
+// A key whose first request was running on a core replica that has died since is free again:
+// the retry runs (as that call was given back), instead of 409 until the longest a request may
+// run has passed. A key running on a live replica still gets 409.
+both_databases!(
+    a_key_left_running_by_a_dead_replica_is_claimed_afresh,
+    |db| {
+        use quire_core::quota::replicas;
+        use sea_orm::{ActiveModelTrait, ActiveValue::Set};
+        let stack = Stack::start(db).await;
+        let (account, key) = stack.account_with_key(Plan::Pro, "upload").await;
+        let now = chrono::Utc::now();
+        let dead_after = chrono::Duration::from_std(replicas::DEAD_AFTER).unwrap();
+        let started = now - dead_after - chrono::Duration::seconds(5);
+        replicas::beat(&stack.core.db, "alive", now).await.unwrap();
+        for (idem, replica) in [("on-dead", "dead"), ("on-alive", "alive")] {
+            idempotency_key::ActiveModel {
+                account_id: Set(account),
+                key: Set(idem.to_owned()),
+                state: Set("running".to_owned()),
+                fingerprint: Set(String::new()),
+                response: Set(None),
+                metadata: Set(String::new()),
+                body_key: Set(None),
+                body_size: Set(0),
+                created_at: Set(started),
+                expires_at: Set(now + chrono::Duration::hours(1)),
+                replica: Set(Some(replica.to_owned())),
+                ..Default::default()
+            }
+            .insert(&stack.core.db)
+            .await
+            .unwrap();
+        }
+        let form = || file_form("r.txt", b"sent again".to_vec());
+        let retried = post(&stack, &key, "/api/upload", "on-dead", form()).await;
+        assert_eq!(retried.status(), 201);
+        let waiting = post(&stack, &key, "/api/upload", "on-alive", form()).await;
+        problem(waiting, 409, "idempotency-key-in-use").await;
+    }
+);
+
 both_databases!(
     a_failed_first_request_keeps_nothing_and_its_retry_runs,
     |db| {

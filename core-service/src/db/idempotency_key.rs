@@ -26,6 +26,9 @@ pub struct Model {
     pub body_size: i64,
     pub created_at: ChronoDateTimeUtc,
     pub expires_at: ChronoDateTimeUtc,
+    /// The core replica that runs the first request (see `quota::replicas`); none on rows
+    /// written before replicas were named.
+    pub replica: Option<String>,
 }
 
 impl ActiveModelBehavior for ActiveModel {}

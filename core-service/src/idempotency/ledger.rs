@@ -13,7 +13,7 @@ use crate::{
     db::idempotency_key::{self, STATE_DONE, STATE_RUNNING},
     error::{ApiError, ApiResult},
     files::blobs::delete_blob,
-    quota::storage,
+    quota::{replicas, storage},
 };
 
 /// What a key's row says about the request that carries it.
@@ -25,12 +25,13 @@ pub enum Claim {
 }
 
 /// Claims `key` for this account, or finds the answer kept under it. A key whose request is
-/// still running gets 409; one whose row expired, or whose request's core went away (running
-/// past the longest a request may run), is claimed afresh.
+/// still running gets 409; one whose row expired, or whose request's core went away (a dead
+/// replica, or running past the longest a request may run), is claimed afresh.
 pub async fn claim(core: &Core, account_id: i64, key: String) -> ApiResult<Claim> {
     let now = Utc::now();
     if let Some(row) = find(core, account_id, &key).await? {
-        let abandoned = row.state == STATE_RUNNING && row.created_at < now - lifetime(core);
+        let abandoned = row.state == STATE_RUNNING
+            && (row.created_at < now - lifetime(core) || on_dead_replica(core, &row, now).await?);
         if row.expires_at <= now || abandoned {
             forget(core, &row).await?;
         } else if row.state == STATE_DONE {
@@ -52,6 +53,7 @@ pub async fn claim(core: &Core, account_id: i64, key: String) -> ApiResult<Claim
         body_size: Set(0),
         created_at: Set(now),
         expires_at: Set(expires_at),
+        replica: Set(Some(core.replica.to_string())),
         ..Default::default()
     }
     .insert(&core.db)
@@ -81,6 +83,21 @@ async fn find(
         .filter(idempotency_key::Column::Key.eq(key))
         .one(&core.db)
         .await?)
+}
+
+/// Whether the running row's request was on a replica that has died since (the rule that gives
+/// its calls back: silent for `DEAD_AFTER`, the row at least that old).
+async fn on_dead_replica(
+    core: &Core,
+    row: &idempotency_key::Model,
+    now: DateTime<Utc>,
+) -> ApiResult<bool> {
+    match &row.replica {
+        Some(replica) if **replica != *core.replica => Ok(row.created_at
+            < replicas::dead_before(now)
+            && !replicas::is_alive(&core.db, replica, now).await?),
+        _ => Ok(false),
+    }
 }
 
 fn lifetime(core: &Core) -> chrono::Duration {

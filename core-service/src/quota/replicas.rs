@@ -74,11 +74,29 @@ pub async fn beat(db: &DatabaseConnection, replica: &str, now: DateTime<Utc>) ->
     Ok(())
 }
 
+/// A replica not seen since this instant is dead at `now`.
+pub fn dead_before(now: DateTime<Utc>) -> DateTime<Utc> {
+    now - chrono::Duration::from_std(DEAD_AFTER).unwrap_or_default()
+}
+
+/// Whether `replica` was seen within `DEAD_AFTER` of `now`.
+pub async fn is_alive(
+    db: &DatabaseConnection,
+    replica: &str,
+    now: DateTime<Utc>,
+) -> ApiResult<bool> {
+    Ok(replica::Entity::find_by_id(replica.to_owned())
+        .filter(replica::Column::SeenAt.gte(dead_before(now)))
+        .one(db)
+        .await?
+        .is_some())
+}
+
 /// Gives back every call whose replica has not been seen since `now - DEAD_AFTER` (or never
 /// was, for a call that old), then forgets those replicas. Safe on every replica at once: each
 /// call is given back by the one transaction that deletes its row. Returns the calls given back.
 pub async fn give_back_dead(db: &DatabaseConnection, now: DateTime<Utc>) -> ApiResult<u64> {
-    let cutoff = now - chrono::Duration::from_std(DEAD_AFTER).unwrap_or_default();
+    let cutoff = dead_before(now);
     let alive: Vec<String> = replica::Entity::find()
         .select_only()
         .column(replica::Column::Id)
