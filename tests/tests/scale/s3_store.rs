@@ -149,7 +149,10 @@ async fn a_tus_upload_resumes_into_the_bucket() {
 #[tokio::test]
 async fn the_sweeper_aborts_a_multipart_upload_a_crash_left_open() {
     let s3 = S3Server::start().await;
-    let stack = stack_on_s3(&s3, "crashed", &["--upload-timeout", "1"]).await;
+    // The stack's own sweeper runs once as it starts: the timeout leaves it well behind the
+    // upload below even on a loaded machine (with 1 s, it once aborted the upload while its
+    // part was still being sent).
+    let stack = stack_on_s3(&s3, "crashed", &["--upload-timeout", "3"]).await;
     let mut writer = stack.core.store.writer("files/crashed").await.unwrap();
     writer.put(noise(6 * 1024 * 1024, 6).into());
     writer.wait_for_capacity(0).await.unwrap();
@@ -158,7 +161,7 @@ async fn the_sweeper_aborts_a_multipart_upload_a_crash_left_open() {
     assert_eq!(s3.open_uploads("crashed").await, ["quire/files/crashed"]);
     assert_eq!(s3.keys("crashed").await.len(), 1, "its marker");
 
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    tokio::time::sleep(Duration::from_millis(3500)).await;
     quire_core::files::sweeper::sweep_once(&stack.core)
         .await
         .unwrap();
