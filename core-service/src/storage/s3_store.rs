@@ -124,26 +124,38 @@ impl_object_store_over_inner! {
         location: &Path,
         opts: PutMultipartOptions,
     ) -> Result<Box<dyn MultipartUpload>> {
-        let id = self.inner.create_multipart_opts(location, opts).await?;
-        let marker = Path::from(format!("{MARKERS}/{}", crate::files::names::new_token()));
-        let record = Marker {
-            key: location.to_string(),
-            upload: id.clone(),
-        };
-        let body = serde_json::to_vec(&record).expect("a marker serializes");
-        if let Err(error) = self.inner.put(&marker, body.into()).await {
-            // Untracked, an upload could outlive a crash unseen: better not start it.
-            let _ = self.inner.abort_multipart(location, &id).await;
-            return Err(error);
-        }
-        Ok(Box::new(TrackedUpload {
-            inner: Arc::clone(&self.inner),
-            location: location.clone(),
-            id,
-            marker,
-            next: 0,
-            parts: Arc::default(),
-        }))
+        // Created and marked in a task of its own: a caller that goes away meanwhile (a
+        // cancelled upload) must not leave an upload with no marker, or a marker with no
+        // upload; the task's result is then dropped, which aborts the upload (see `Drop`).
+        let (inner, location) = (Arc::clone(&self.inner), location.clone());
+        tokio::spawn(async move {
+            let id = inner.create_multipart_opts(&location, opts).await?;
+            let marker = Path::from(format!("{MARKERS}/{}", crate::files::names::new_token()));
+            let record = Marker {
+                key: location.to_string(),
+                upload: id.clone(),
+            };
+            let body = serde_json::to_vec(&record).expect("a marker serializes");
+            if let Err(error) = inner.put(&marker, body.into()).await {
+                // Untracked, an upload could outlive a crash unseen: better not start it.
+                let _ = inner.abort_multipart(&location, &id).await;
+                return Err(error);
+            }
+            Ok(Box::new(TrackedUpload {
+                inner,
+                location,
+                id,
+                marker,
+                next: 0,
+                parts: Arc::default(),
+                done: false,
+            }) as Box<dyn MultipartUpload>)
+        })
+        .await
+        .map_err(|error| object_store::Error::Generic {
+            store: "quire-s3",
+            source: error.into(),
+        })?
     }
 }
 
@@ -158,6 +170,37 @@ struct TrackedUpload {
     /// The next part's number: parts are numbered in order, and may finish out of order.
     next: usize,
     parts: Arc<Mutex<Vec<Option<PartId>>>>,
+    /// Set once completed or aborted; an upload dropped before either is aborted.
+    done: bool,
+}
+
+impl Drop for TrackedUpload {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        // Given up (its caller cancelled or failed without aborting): its parts go now rather
+        // than at the sweeper's next pass. With no runtime left the sweeper still finds it.
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let (inner, location, id, marker) = (
+            Arc::clone(&self.inner),
+            self.location.clone(),
+            self.id.clone(),
+            self.marker.clone(),
+        );
+        drop(runtime.spawn(async move {
+            match inner.abort_multipart(&location, &id).await {
+                Ok(()) | Err(object_store::Error::NotFound { .. }) => {
+                    forget(&inner, &marker).await;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, blob = %location, "given-up multipart upload not aborted");
+                }
+            }
+        }));
+    }
 }
 
 #[async_trait]
@@ -202,12 +245,14 @@ impl MultipartUpload for TrackedUpload {
             .inner
             .complete_multipart(&self.location, &self.id, parts)
             .await?;
+        self.done = true;
         forget(&self.inner, &self.marker).await;
         Ok(result)
     }
 
     async fn abort(&mut self) -> Result<()> {
         self.inner.abort_multipart(&self.location, &self.id).await?;
+        self.done = true;
         forget(&self.inner, &self.marker).await;
         Ok(())
     }
