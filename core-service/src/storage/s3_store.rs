@@ -83,24 +83,37 @@ impl S3Store {
                 Err(object_store::Error::NotFound { .. }) => continue,
                 Err(error) => return Err(error),
             };
-            if let Ok(Marker { key, upload }) = serde_json::from_slice::<Marker>(&body) {
-                match self
-                    .inner
-                    .abort_multipart(&Path::from(key.as_str()), &upload)
-                    .await
-                {
-                    Ok(()) | Err(object_store::Error::NotFound { .. }) => aborted += 1,
-                    Err(error) => {
-                        // Left for the next pass, marker and all.
-                        tracing::warn!(%error, blob = key, "abandoned multipart upload not aborted");
-                        continue;
-                    }
+            let Ok(Marker { key, upload }) = serde_json::from_slice::<Marker>(&body) else {
+                forget(&self.inner, &meta.location).await;
+                continue;
+            };
+            let location = Path::from(key.as_str());
+            match abort_tracked(&self.inner, &location, &upload, &meta.location).await {
+                Ok(()) => aborted += 1,
+                // Left for the next pass, marker and all.
+                Err(error) => {
+                    tracing::warn!(%error, blob = key, "abandoned multipart upload not aborted");
                 }
             }
-            forget(&self.inner, &meta.location).await;
         }
         Ok(aborted)
     }
+}
+
+/// Aborts a tracked upload (one already gone is fine) and removes its marker; an upload that
+/// does not abort keeps its marker, for the sweeper's next pass.
+async fn abort_tracked(
+    inner: &Inner,
+    location: &Path,
+    upload: &MultipartId,
+    marker: &Path,
+) -> Result<()> {
+    match inner.abort_multipart(location, upload).await {
+        Ok(()) | Err(object_store::Error::NotFound { .. }) => {}
+        Err(error) => return Err(error),
+    }
+    forget(inner, marker).await;
+    Ok(())
 }
 
 /// Removes a marker; one already gone is fine, one that stays is found again by the sweeper.
@@ -191,13 +204,8 @@ impl Drop for TrackedUpload {
             self.marker.clone(),
         );
         drop(runtime.spawn(async move {
-            match inner.abort_multipart(&location, &id).await {
-                Ok(()) | Err(object_store::Error::NotFound { .. }) => {
-                    forget(&inner, &marker).await;
-                }
-                Err(error) => {
-                    tracing::warn!(%error, blob = %location, "given-up multipart upload not aborted");
-                }
+            if let Err(error) = abort_tracked(&inner, &location, &id, &marker).await {
+                tracing::warn!(%error, blob = %location, "given-up multipart upload not aborted");
             }
         }));
     }
