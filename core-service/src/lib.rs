@@ -46,6 +46,8 @@ pub struct Core {
     /// This replica's name among the cores on one database (its calls in flight are written
     /// under it).
     pub replica: Arc<str>,
+    /// The digests of this replica's resumable uploads in progress.
+    pub running_digests: Arc<resumable::RunningDigests>,
 }
 
 impl Core {
@@ -77,6 +79,7 @@ impl Core {
             cpu: cpu::CpuPool::per_core(),
             processing,
             replica: quota::replicas::new_id(),
+            running_digests: Default::default(),
         })
     }
 }

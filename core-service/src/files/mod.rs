@@ -5,6 +5,7 @@ pub mod download;
 pub mod mime;
 pub mod names;
 pub mod orphans;
+mod receive;
 pub mod remove;
 pub mod sweeper;
 pub(crate) mod tee;

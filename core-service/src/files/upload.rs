@@ -7,7 +7,7 @@
 
 use bytes::Bytes;
 use chrono::Utc;
-use futures::{Stream, StreamExt};
+use futures::Stream;
 use quire_proto::ErrorCode;
 use sea_orm::{
     ActiveValue::Set, ColumnTrait, EntityTrait, QueryFilter, TransactionTrait, sea_query::Expr,
@@ -15,7 +15,7 @@ use sea_orm::{
 
 use super::{
     blobs, mime, names,
-    tee::{DigestTee, ScanTee},
+    receive::{self, Budget, check_size},
     upload_guard::{UploadGuard, insert_pending},
     upload_options::{LateOptions, download_limit, expiry},
 };
@@ -26,12 +26,9 @@ use crate::{
     error::{ApiError, ApiResult},
     quota::storage,
     resumable,
-    scan::{self, ScanSession, Verdict},
+    scan::{self, Verdict},
     shares::{self, Seal},
 };
-
-/// Parts in flight to the store at once.
-const PART_CONCURRENCY: usize = 2;
 
 #[derive(Debug, Default)]
 pub struct UploadMeta {
@@ -51,11 +48,13 @@ pub struct UploadMeta {
     pub stored_parts: Option<StoredParts>,
 }
 
-/// A resumable upload's parts: the prefix of their keys and their sizes, in order.
+/// A resumable upload's parts: the prefix of their keys and their sizes, in order, and the
+/// digest of their bytes when it was computed as they arrived.
 #[derive(Debug, Default)]
 pub struct StoredParts {
     pub prefix: String,
     pub sizes: Vec<u64>,
+    pub digest: Option<String>,
 }
 
 /// What an upload stream carries after its metadata: chunks, then optionally options that
@@ -142,13 +141,6 @@ where
     }
 }
 
-/// Storage the account has left when the upload starts, and its whole quota.
-#[derive(Clone, Copy)]
-struct Budget {
-    headroom: u64,
-    quota: u64,
-}
-
 /// Streams into the pending row's blob, scans, reserves storage and commits.
 async fn store<S>(
     core: &Core,
@@ -161,7 +153,6 @@ async fn store<S>(
 where
     S: Stream<Item = ApiResult<UploadPiece>> + Send,
 {
-    let Budget { headroom, quota } = budget;
     let expires_at = guard.row.expires_at;
     // A share's ciphertext is noise to an antivirus: not scanned (docs/sharing.md says what
     // stands in for it: a logged-in sender, and a page that tells the recipient so).
@@ -175,7 +166,19 @@ where
         guard.writer = Some(core.store.writer(&guard.row.blob_key).await?);
     }
 
-    let received = receive(core, guard, scan, chunks, headroom, quota).await?;
+    let known_digest = meta.stored_parts.as_ref().and_then(|p| p.digest.as_deref());
+    let received = match (&meta.stored_parts, scan) {
+        // Nothing to scan and the digest known: only the head is read back.
+        (
+            Some(StoredParts {
+                sizes,
+                digest: Some(digest),
+                ..
+            }),
+            None,
+        ) => receive::stored(core, sizes, digest, chunks, budget).await?,
+        (_, scan) => receive::stream(core, guard, (scan, known_digest), chunks, budget).await?,
+    };
     if received.size == 0 {
         return Err(ApiError::new(
             ErrorCode::EmptyFile,
@@ -268,106 +271,4 @@ where
         max_downloads,
         ..guard.row.clone()
     })
-}
-
-struct Received {
-    size: u64,
-    digest: String,
-    head: Vec<u8>,
-    /// The expiry from a lifetime sent after the bytes, already checked.
-    expires_at: Option<chrono::DateTime<Utc>>,
-    /// The download limit sent after the bytes, already checked.
-    max_downloads: Option<i64>,
-    /// The clamd stream, all chunks sent, verdict pending.
-    scan: Option<ScanTee>,
-}
-
-async fn receive<S>(
-    core: &Core,
-    guard: &mut UploadGuard,
-    scan: Option<Box<dyn ScanSession>>,
-    chunks: S,
-    headroom: u64,
-    quota: u64,
-) -> ApiResult<Received>
-where
-    S: Stream<Item = ApiResult<UploadPiece>> + Send,
-{
-    let max = core.config.max_upload_size;
-    let timeout = core.config.upload_timeout();
-    let deadline = tokio::time::Instant::now() + timeout;
-    let digest = DigestTee::start();
-    let mut scan = scan.map(ScanTee::start);
-    let mut head = Vec::with_capacity(mime::SNIFF_LEN);
-    let mut size = 0u64;
-    let mut expires_at = None;
-    let mut max_downloads = None;
-    let mut trailer_seen = false;
-    let mut chunks = std::pin::pin!(chunks);
-    loop {
-        let next = tokio::time::timeout_at(deadline, chunks.next())
-            .await
-            .map_err(|_| {
-                ApiError::invalid(format!(
-                    "the upload took longer than {} s: retry on a faster link or raise QUIRE_UPLOAD_TIMEOUT",
-                    timeout.as_secs()
-                ))
-            })?;
-        let Some(piece) = next else { break };
-        let chunk = match piece? {
-            UploadPiece::Chunk(_) if trailer_seen => {
-                return Err(ApiError::invalid(
-                    "a chunk came after the trailing metadata: the trailing metadata must be the last message",
-                ));
-            }
-            UploadPiece::Chunk(chunk) => chunk,
-            UploadPiece::Trailer(late) => {
-                trailer_seen = true;
-                // Checked now, not at the commit: a bad option must not cost a stored blob.
-                expires_at = expiry(core.config.max_expires_in, late.expires_in)?;
-                max_downloads = download_limit(late.max_downloads)?;
-                continue;
-            }
-        };
-        if chunk.is_empty() {
-            continue;
-        }
-        size += chunk.len() as u64;
-        check_size(size, max, headroom, quota)?;
-        if head.len() < mime::SNIFF_LEN {
-            let take = (mime::SNIFF_LEN - head.len()).min(chunk.len());
-            head.extend_from_slice(&chunk[..take]);
-        }
-        digest.push(chunk.clone()).await?;
-        if let Some(scan) = scan.as_mut() {
-            scan.push(chunk.clone()).await.map_err(scan::unavailable)?;
-        }
-        if let Some(writer) = guard.writer.as_mut() {
-            writer.wait_for_capacity(PART_CONCURRENCY).await?;
-            writer.put(chunk);
-        }
-    }
-    Ok(Received {
-        size,
-        digest: digest.finish().await?,
-        head,
-        expires_at,
-        max_downloads,
-        scan,
-    })
-}
-
-fn check_size(size: u64, max: u64, headroom: u64, quota: u64) -> ApiResult<()> {
-    if size > max {
-        return Err(ApiError::new(
-            ErrorCode::FileTooLarge,
-            format!(
-                "the file is larger than the maximum upload size of {max} bytes: send a smaller file"
-            ),
-        ));
-    }
-    if size > headroom {
-        return Err(storage::quota_exceeded(size, quota));
-    }
-    Ok(())
 }

@@ -16,7 +16,10 @@ use crate::{
         resumable_upload::{self, Column, STATE_APPENDING, STATE_DONE, STATE_OPEN, STATE_STORING},
     },
     error::{ApiError, ApiResult},
-    files::upload::{self, StoredParts, UploadMeta, UploadPiece},
+    files::{
+        tee::digest_text,
+        upload::{self, StoredParts, UploadMeta, UploadPiece},
+    },
     quota::{self, RateLimit},
     shares::Seal,
 };
@@ -117,7 +120,10 @@ where
     S: Stream<Item = ApiResult<Bytes>> + Send,
 {
     let room = (row.length - row.received).max(0) as u64;
-    let written = match parts::write(core, &row.token, row.parts, room, chunks).await {
+    let digest = core
+        .running_digests
+        .take(&row.token, row.received as u64, row.parts);
+    let written = match parts::write(core, &row.token, (row.parts, room), digest, chunks).await {
         Ok(written) => written,
         Err(err) => {
             save(core, &row, Hold::Release).await?;
@@ -129,8 +135,9 @@ where
     if row.received == row.length {
         // The completion goes on holding the upload, so no other append can store it twice.
         save(core, &row, Hold::Keep).await?;
-        return store_file(core, caller, row).await;
+        return store_file(core, caller, row, written.digest).await;
     }
+    keep_digest(core, &row, written.digest);
     save(core, &row, Hold::Release).await?;
     row.state = STATE_OPEN.to_owned();
     match written.broke_off {
@@ -140,6 +147,15 @@ where
             file: None,
             rate_limit: None,
         }),
+    }
+}
+
+/// Keeps the digest of the upload's bytes so far for its next append.
+fn keep_digest(core: &Core, row: &resumable_upload::Model, digest: Option<blake3::Hasher>) {
+    if let Some(digest) = digest {
+        let received = row.received as u64;
+        core.running_digests
+            .keep(&row.token, received, row.parts, digest);
     }
 }
 
@@ -169,19 +185,22 @@ async fn save(core: &Core, row: &resumable_upload::Model, hold: Hold) -> ApiResu
 /// The last byte is in: count the call, then store the file through the plain upload's path
 /// (scan, storage quota, commit), which keeps the parts where they are as the file's bytes. A
 /// refusal that may pass later (daily quota, scanner down) keeps the bytes for a retry (an
-/// empty append at the full length); any other removes them.
+/// empty append at the full length); any other removes them. `digest`: that of all the bytes,
+/// when this replica saw every append.
 async fn store_file(
     core: &Core,
     caller: &Caller,
     row: resumable_upload::Model,
+    digest: Option<blake3::Hasher>,
 ) -> ApiResult<Appended> {
-    let (file, rate_limit) = match charge_and_store(core, caller, &row).await {
+    let (file, rate_limit) = match charge_and_store(core, caller, &row, digest.as_ref()).await {
         Ok(stored) => stored,
         Err(err) => {
             if matches!(
                 err.code,
                 ErrorCode::DailyQuotaExceeded | ErrorCode::ScannerUnavailable | ErrorCode::Internal
             ) {
+                keep_digest(core, &row, digest);
                 save(core, &row, Hold::Release).await?;
             } else {
                 forget(core, &row).await?;
@@ -217,6 +236,7 @@ async fn charge_and_store(
     core: &Core,
     caller: &Caller,
     row: &resumable_upload::Model,
+    digest: Option<&blake3::Hasher>,
 ) -> ApiResult<(file::Model, Option<RateLimit>)> {
     let sizes = parts::sizes(core, &row.token, row.parts).await?;
     let cap = caller.plan.daily_calls(&core.config);
@@ -232,6 +252,7 @@ async fn charge_and_store(
         stored_parts: Some(StoredParts {
             prefix: parts::prefix(&row.token),
             sizes,
+            digest: digest.map(digest_text),
         }),
     };
     let pieces = parts::read(core, &row.token, row.parts).map(|c| c.map(UploadPiece::Chunk));

@@ -11,6 +11,7 @@
 
 mod append;
 mod parts;
+mod running_digest;
 
 use chrono::Utc;
 use quire_proto::{ErrorCode, v1};
@@ -35,6 +36,7 @@ use crate::{
 pub use append::{Appended, append};
 pub(crate) use parts::hand_over as hand_over_parts;
 pub(crate) use parts::prefix as parts_prefix;
+pub use running_digest::RunningDigests;
 
 /// Starts an upload of `length` bytes, refused at once when it could never be stored.
 pub async fn create(
@@ -157,6 +159,7 @@ pub async fn cancel(core: &Core, account_id: i64, token: &str) -> ApiResult<()> 
 }
 
 async fn forget(core: &Core, row: &resumable_upload::Model) -> ApiResult<()> {
+    core.running_digests.forget(&row.token);
     let deleted = resumable_upload::Entity::delete_by_id(row.id)
         .exec(&core.db)
         .await?;

@@ -11,7 +11,10 @@ use crate::{
     Core,
     db::resumable_upload,
     error::{ApiError, ApiResult},
-    files::blobs::{self, delete_blob},
+    files::{
+        blobs::{self, delete_blob},
+        tee::DigestTee,
+    },
 };
 
 /// Silence after which an append ends. A connection that dies without a FIN or RST (a
@@ -35,15 +38,18 @@ pub struct Written {
     /// Why it stopped before its end: the client went away, sent too much, or took too long.
     /// The bytes before are kept all the same, as tus asks of a server.
     pub broke_off: Option<ApiError>,
+    /// The digest given to [`write`], having also hashed the bytes stored.
+    pub digest: Option<blake3::Hasher>,
 }
 
-/// Writes the chunks as part `index`, at most `room` bytes; whatever arrives before an error is
-/// committed. Only a failure of the store itself is an error.
+/// Writes the chunks as part `index`, at most `room` bytes, hashing them after `digest` (the
+/// upload's bytes so far) when given; whatever arrives before an error is committed. Only a
+/// failure of the store itself is an error.
 pub async fn write<S>(
     core: &Core,
     token: &str,
-    index: i32,
-    room: u64,
+    (index, room): (i32, u64),
+    digest: Option<blake3::Hasher>,
     chunks: S,
 ) -> ApiResult<Written>
 where
@@ -51,6 +57,7 @@ where
 {
     let key = part_key(token, index);
     let mut writer = core.store.writer(&key).await?;
+    let digest = digest.map(DigestTee::resume);
     let (mut size, mut broke_off) = (0u64, None);
     let mut chunks = std::pin::pin!(chunks);
     loop {
@@ -72,8 +79,12 @@ where
         };
         let fits = (room - size).min(chunk.len() as u64) as usize;
         if fits > 0 {
+            let stored = chunk.slice(..fits);
+            if let Some(digest) = &digest {
+                digest.push(stored.clone()).await?;
+            }
             writer.wait_for_capacity(2).await?;
-            writer.put(chunk.slice(..fits));
+            writer.put(stored);
             size += fits as u64;
         }
         if fits < chunk.len() {
@@ -91,7 +102,15 @@ where
     } else {
         writer.finish().await?;
     }
-    Ok(Written { size, broke_off })
+    let digest = match digest {
+        Some(digest) => Some(digest.into_hasher().await?),
+        None => None,
+    };
+    Ok(Written {
+        size,
+        broke_off,
+        digest,
+    })
 }
 
 /// The upload's bytes, part after part.

@@ -2,12 +2,16 @@
 // /s/{token}/info). The key comes from the link's fragment, or from the secret typed here (and
 // the password, when the share has one); a proof of it opens the sealed name and size without
 // using a download, so a wrong secret says so and costs only one of the share's tries. Only the
-// Download button claims a download: the service worker (share-sw.js) decrypts the file as it
-// is saved; a text is decrypted in the page and shown.
+// Download button claims a download: the page decrypts the file and its service worker
+// (share-sw.js) hands it to the browser's download as it comes; a text is decrypted in the page
+// and shown.
 import {
   ciphertextLength, decryptStream, deriveKeys, normalizeCode, openMetadata, proof, secretFromCode, secretFromText,
 } from "./share/crypto.mjs";
 import { base64url, bytes, byId, copyRow, element, fromBase64url, problemOf, problemText, say, when } from "./share/ui.mjs";
+
+/// A download stopped on the recipient's side (cancelled in the browser).
+class Stopped extends Error {}
 
 const root = byId("share");
 /// The service worker, registered as soon as the page opens so that it is ready by the time
@@ -173,25 +177,49 @@ async function start(token) {
       `Le fichier est endommagé : il ne se déchiffre pas (${why}). Rien d'utilisable n'a été enregistré.`));
   };
 
-  /// The claimed ciphertext, decrypted; each piece goes to `sink`.
-  async function decryptInPage(sink) {
-    const reply = await proven("claim");
+  /// Claims a download and decrypts it, each plaintext piece handed to `sink` (which may take
+  /// its time: the next network read waits); `claimed()` is called once the server gave the
+  /// download. True when the whole file went through; otherwise the page says why (a refusal,
+  /// a lost connection, a file that does not decrypt, a download cancelled) and false.
+  async function decryptInPage(sink, claimed = () => {}) {
+    let reply;
+    try {
+      reply = await proven("claim");
+    } catch (failure) {
+      progress.hidden = true;
+      status.textContent = "";
+      if (failure.status) gone(failure.status, failure.problem);
+      else fail(say(`The connection was lost: ${failure.message}. Try again.`, `La connexion a été perdue : ${failure.message}. Réessayez.`));
+      return false;
+    }
     if (!reply.ok) {
+      progress.hidden = true;
+      status.textContent = "";
       gone(reply.status, await problemOf(reply));
       return false;
     }
+    claimed();
     const reader = reply.body.pipeThrough(decryptStream(async () => keys)).getReader();
     let saved = 0;
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) return true;
-        sink(value);
+        await sink(value);
         saved += value.length;
         progress.value = metadata.size ? Math.round((saved / metadata.size) * 100) : 100;
       }
     } catch (failure) {
-      damaged(failure.message);
+      reader.cancel(failure).catch(() => {});
+      status.textContent = "";
+      // A network error is a TypeError; a chunk that does not decrypt, an Error of the format's.
+      if (failure instanceof Stopped || failure instanceof TypeError) {
+        progress.hidden = true;
+        fail(say(`The download stopped: ${failure.message}. It counted as one download.`, `Le téléchargement s'est arrêté : ${failure.message}. Il compte pour un téléchargement.`));
+      } else {
+        damaged(failure.message);
+      }
+      finished();
       return false;
     }
   }
@@ -221,19 +249,13 @@ async function start(token) {
       await saveFromMemory();
       return;
     }
-    let handed;
-    try {
-      handed = await answer();
-    } catch (failure) {
-      gone(failure.status, failure.problem);
-      return;
-    }
     const id = base64url(crypto.getRandomValues(new Uint8Array(18)));
     const channel = new MessageChannel();
-    const ready = new Promise((resolve) => (channel.port1.onmessage = resolve));
+    const port = channel.port1;
+    const ready = new Promise((resolve) => (port.onmessage = resolve));
     // The size goes in Content-Length only when it agrees with the ciphertext's.
     const size = ciphertextLength(metadata.size) === info.size ? metadata.size : undefined;
-    active.postMessage({ save: { id, token: root.dataset.token, key: keys.content, ...handed, name: metadata.name, type: metadata.type, size } }, [channel.port2]);
+    active.postMessage({ save: { id, name: metadata.name, type: metadata.type, size } }, [channel.port2]);
     await ready;
     const frame = element("iframe", { hidden: "", src: `/s/save/${id}`, title: "download" });
     // Pings keep the worker alive however long the download takes.
@@ -245,36 +267,59 @@ async function start(token) {
       frame.remove();
       saveFromMemory();
     }, 15_000);
-    channel.port1.onmessage = ({ data }) => {
+    port.onmessage = async ({ data }) => {
+      if (!data.started) return;
       clearTimeout(unseen);
-      if (data.started) return;
-      if (data.progress !== undefined) {
-        progress.value = metadata.size ? Math.round((data.progress / metadata.size) * 100) : 0;
-        status.textContent = `${say("Downloading and decrypting", "Téléchargement et déchiffrement")}: ${bytes(data.progress)} / ${bytes(metadata.size)}`;
-        return;
-      }
-      clearInterval(ping);
-      frame.remove();
-      if (data.done) {
-        progress.value = 100;
-        status.textContent = say(`Saved: ${metadata.name}. Find it in your downloads.`, `Enregistré : ${metadata.name}. Retrouvez-le dans vos téléchargements.`);
-        finished();
-      } else if (data.problem !== undefined) {
-        progress.hidden = true;
-        status.textContent = "";
-        gone(data.status, data.problem);
-      } else if (data.cancelled || data.lost) {
-        progress.hidden = true;
-        status.textContent = "";
-        fail(say(`The download stopped: ${data.error}. It counted as one download.`, `Le téléchargement s'est arrêté : ${data.error}. Il compte pour un téléchargement.`));
-        finished();
-      } else {
-        status.textContent = "";
-        damaged(data.error);
-        finished();
+      try {
+        await saveThrough(port);
+      } finally {
+        clearInterval(ping);
+        frame.remove();
       }
     };
     document.body.append(frame);
+  }
+
+  /// The download through the service worker, whose frame waits on `port`: the claim, then
+  /// the plaintext piece by piece as the worker asks for it (share-sw.js).
+  async function saveThrough(port) {
+    let claimed = false;
+    let credit = 0;
+    let cancelled = false;
+    let saved = 0;
+    let shown = 0;
+    let wake = () => {};
+    port.onmessage = ({ data }) => {
+      if (data.more) credit += data.more;
+      if (data.cancelled) cancelled = true;
+      wake();
+    };
+    const send = async (piece) => {
+      while (credit < 1 && !cancelled) await new Promise((resolve) => (wake = resolve));
+      if (cancelled) throw new Stopped(say("the download was cancelled", "le téléchargement a été annulé"));
+      credit -= 1;
+      saved += piece.length;
+      if (saved - shown >= 1 << 20) {
+        shown = saved;
+        status.textContent = `${say("Downloading and decrypting", "Téléchargement et déchiffrement")}: ${bytes(saved)} / ${bytes(metadata.size)}`;
+      }
+      // The piece's buffer moves to the worker rather than being copied.
+      const buffer = piece.byteOffset === 0 && piece.byteLength === piece.buffer.byteLength ? piece.buffer : piece.slice().buffer;
+      port.postMessage({ piece: buffer }, [buffer]);
+    };
+    const begin = () => {
+      claimed = true;
+      port.postMessage({ begin: true });
+    };
+    if (!(await decryptInPage(send, begin))) {
+      // Not claimed: the frame is answered with nothing; claimed: the browser's download fails.
+      port.postMessage(claimed ? { error: "the download stopped" } : { refused: true });
+      return;
+    }
+    port.postMessage({ done: true });
+    progress.value = 100;
+    status.textContent = say(`Saved: ${metadata.name}. Find it in your downloads.`, `Enregistré : ${metadata.name}. Retrouvez-le dans vos téléchargements.`);
+    finished();
   }
 
   /// Without a service worker: the whole file in memory, then saved.

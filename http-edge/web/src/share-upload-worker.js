@@ -2,7 +2,8 @@
 // its range of the ciphertext from the file and sends it (share/pieces.mjs), reporting progress,
 // when its last piece starts (so the page starts the next range's worker), the offset reached,
 // or why it stopped: a refusal, a lost connection (worth retrying), or a file that cannot be
-// read. It seals its first piece as soon as it is told its range, and sends once told to go.
+// read. It seals its first piece as soon as it is told its range, and sends once told to go
+// and where (the first worker is started while the page creates the upload).
 import { Interrupted, Pieces, Refused } from "./share/pieces.mjs";
 
 let go;
@@ -12,7 +13,7 @@ const told = new Promise((resolve) => {
 
 self.addEventListener("message", async ({ data }) => {
   if (data.go) {
-    go();
+    go(data.location);
     return;
   }
   const pieces = new Pieces(data);
@@ -20,9 +21,10 @@ self.addEventListener("message", async ({ data }) => {
   // A worker ended before it was told to go leaves its piece to the garbage collector.
   first.catch(() => {});
   try {
-    await told;
+    const location = await told;
     const reached = await pieces.send({
       ...data,
+      location,
       first,
       onProgress: (sent) => self.postMessage({ progress: sent }),
       onLast: () => self.postMessage({ last: true }),

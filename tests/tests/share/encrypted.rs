@@ -10,8 +10,8 @@ use hmac::{Hmac, Mac};
 use quire_core::quota::Plan;
 use quire_e2e::{Stack, authed, both_databases, noise, problem};
 use quire_proto::v1::{
-    ChallengeShareRequest, ClaimShareRequest, DeleteFileRequest, GetShareRequest, ShareProof,
-    claim_share_response::Payload, file_service_client::FileServiceClient,
+    ChallengeShareRequest, ClaimShareRequest, DeleteFileRequest, GetFileRequest, GetShareRequest,
+    ShareProof, claim_share_response::Payload, file_service_client::FileServiceClient,
     share_service_client::ShareServiceClient,
 };
 use reqwest::{Client, Response};
@@ -266,6 +266,23 @@ both_databases!(a_share_whose_header_spans_parts_reads_whole, |db| {
         .decode(facts["salt"].as_str().unwrap())
         .unwrap();
     assert_eq!(salt, bytes[15..31]);
+    // The digest, hashed part by part as the PATCHes came (only the header is read back).
+    let mut files = FileServiceClient::connect(stack.grpc.clone())
+        .await
+        .unwrap();
+    let stored = files
+        .get_file(authed(
+            GetFileRequest {
+                token: token.clone(),
+            },
+            &key,
+        ))
+        .await
+        .unwrap()
+        .into_inner()
+        .file
+        .unwrap();
+    assert_eq!(stored.digest, quire_e2e::digest_of(&bytes));
     let claimed = prove(&stack, &token, "claim", &PROOF_KEY).await;
     assert_eq!(claimed.status(), 200);
     assert_eq!(claimed.bytes().await.unwrap().to_vec(), bytes);

@@ -36,9 +36,9 @@ fn noise_file(path: &Path, size: u64, seed: u64) {
 async fn run(stack: &Stack, big_mib: u64, bench: bool) -> String {
     let fixtures = tempfile::tempdir().unwrap();
     let dir = fixtures.path().to_owned();
-    // 5 chunks and a bit; 20 MiB (3 upload pieces); the large one.
+    // 5 chunks and a bit; 70 MiB (3 upload pieces of 32 MiB); the large one.
     noise_file(&dir.join("relevé été.bin"), 300 * 1024 + 17, 1);
-    noise_file(&dir.join("medium.bin"), 40 * MIB + 5, 2);
+    noise_file(&dir.join("medium.bin"), 70 * MIB + 5, 2);
     noise_file(&dir.join("big.bin"), big_mib * MIB, 3);
     // The log-in's own answer carries the cookie: its redirect is not followed.
     let http = reqwest::Client::builder()

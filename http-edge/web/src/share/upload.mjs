@@ -9,7 +9,7 @@ import { Interrupted, Pieces, Refused } from "./pieces.mjs";
 export { Interrupted, Refused };
 
 /// Pieces a worker sends before it is ended: 64 MiB.
-const PIECES_PER_WORKER = 4;
+const PIECES_PER_WORKER = 2;
 /// Failed tries in a row (without any byte getting through) before the page gives up and
 /// offers to resume by hand; waits double from 1 s to 15 s between them.
 const RETRIES = 8;
@@ -52,7 +52,16 @@ export class ShareUpload {
     let offset = null;
     for (;;) {
       try {
-        if (!this.location) await this.create();
+        if (!this.location) {
+          // The first worker seals its first pieces while the upload is created, which then
+          // holds nothing: no need to ask where it ends.
+          if (this.spare?.from !== 0) {
+            this.dropSpare();
+            this.spare = this.worker(0);
+          }
+          await this.create();
+          offset = 0;
+        }
         if (offset === null) offset = await this.offset();
         if (offset >= this.length) {
           this.dropSpare();
@@ -82,7 +91,7 @@ export class ShareUpload {
     if (!worker) worker = this.worker(offset);
     else this.spare = null;
     this.dropSpare();
-    worker.post({ go: true });
+    worker.post({ go: true, location: new URL(this.location, document.baseURI).href });
     return new Promise((resolve, reject) => {
       worker.listen((data) => {
         if (data.progress !== undefined) {
@@ -111,14 +120,14 @@ export class ShareUpload {
     });
   }
 
-  /// A worker told its range from `from`: it seals its first piece at once and sends it when
-  /// told to go.
+  /// A worker told its range from `from`: it seals its first pieces at once and sends them
+  /// when told to go, and where.
   worker(from) {
     let to = from;
     for (let i = 0; i < PIECES_PER_WORKER && to < this.length; i++) to = this.pieces.end(to);
     const worker = new Worker(WORKER);
-    const { source, key, header, csrf, location } = this;
-    worker.postMessage({ source, key, header, csrf, location: new URL(location, document.baseURI).href, from, to });
+    const { source, key, header, csrf } = this;
+    worker.postMessage({ source, key, header, csrf, from, to });
     return {
       from,
       to,
