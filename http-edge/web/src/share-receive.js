@@ -237,6 +237,9 @@ async function start(token) {
     finished();
   }
 
+  /// The hidden frame of the last download through the service worker.
+  let lastFrame = null;
+
   async function download() {
     const button = byId("download");
     button.disabled = true;
@@ -274,9 +277,13 @@ async function start(token) {
         await saveThrough(port);
       } finally {
         clearInterval(ping);
-        frame.remove();
       }
     };
+    // The last download's frame stays until the next: removed as soon as the page has sent the
+    // last piece, it cancelled the download when the browser had not yet made one of it (a
+    // small file, one time in fifteen).
+    lastFrame?.remove();
+    lastFrame = frame;
     document.body.append(frame);
   }
 
