@@ -26,6 +26,9 @@ mod test_pdf;
 mod xref_stream;
 mod zlib;
 
+/// Whether lopdf left a document encrypted (it needs a password): the toolbox tests it too.
+pub use intake::still_encrypted;
+
 /// Font program code other engines reuse (the toolbox's PDF/A conversion embeds substitute
 /// Type 1 fonts with it): Type 1 programs rewritten as subset CFF, and the standard
 /// encodings with their glyph names' Unicode values.

@@ -20,7 +20,7 @@ const OBJECT_STREAM_LEVEL: u32 = 6;
 pub fn open(path: &Path) -> Result<Document, ToolError> {
     let doc = Document::load(path).map_err(load_failure)?;
     // Without the password lopdf keeps /Encrypt in the trailer and loads no objects.
-    if doc.is_encrypted() {
+    if quire_compress::still_encrypted(&doc) {
         return Err(ToolError::Encrypted);
     }
     Ok(doc)

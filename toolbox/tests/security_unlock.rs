@@ -186,3 +186,63 @@ fn bad_input_is_an_error_not_a_panic() {
         }
     }
 }
+
+/// `locked` with the trailer's `/Encrypt N 0 R` replaced by the dictionary object N holds, as
+/// older Acrobat wrote it (pdfminer's encryption samples).
+fn with_encryption_in_the_trailer(locked: &std::path::Path) -> Vec<u8> {
+    let bytes = std::fs::read(locked).unwrap();
+    let find = |from: usize, what: &[u8]| {
+        from + bytes[from..]
+            .windows(what.len())
+            .position(|w| w == what)
+            .unwrap()
+    };
+    let trailer = bytes.windows(7).rposition(|w| w == b"trailer").unwrap();
+    let at = find(trailer, b"/Encrypt ");
+    let reference = find(at, b" R") + 2;
+    let id = std::str::from_utf8(&bytes[at + 9..reference - 4]).unwrap();
+    let start = find(0, format!("\n{id} 0 obj").as_bytes()) + id.len() + 7;
+    let end = find(start, b"endobj");
+    let mut out = bytes[..at].to_vec();
+    out.extend_from_slice(b"/Encrypt ");
+    out.extend_from_slice(bytes[start..end].trim_ascii());
+    out.extend_from_slice(&bytes[reference..]);
+    out
+}
+
+/// lopdf's `is_encrypted` missed such a file: the tools took it as decrypted and unlock said it
+/// had no password. Now the tools refuse it as encrypted and unlock says what it cannot do.
+#[test]
+fn a_file_with_its_encryption_in_the_trailer_is_refused_in_words() {
+    if !qpdf::available("encryption_in_the_trailer") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, _) = input(dir.path());
+    let locked = dir.path().join("locked.pdf");
+    // A classic cross-reference table, whose trailer holds the /Encrypt entry.
+    let (code, text) = qpdf::run(&[
+        "--allow-weak-crypto",
+        "--object-streams=disable",
+        "--encrypt",
+        USER,
+        OWNER,
+        "40",
+        "--",
+        a.to_str().unwrap(),
+        locked.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "qpdf could not encrypt: {text}");
+    let inline = dir.path().join("inline.pdf");
+    std::fs::write(&inline, with_encryption_in_the_trailer(&locked)).unwrap();
+    assert!(matches!(
+        quire_toolbox::page_count(&inline),
+        Err(ToolError::Encrypted)
+    ));
+    let out = dir.path().join("out.pdf");
+    match unlock(&inline, USER, &out) {
+        Err(ToolError::InvalidFile(message)) => assert!(message.contains("trailer"), "{message}"),
+        other => panic!("unlock: {other:?}"),
+    }
+    assert!(!out.exists());
+}

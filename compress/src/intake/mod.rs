@@ -21,7 +21,7 @@ pub enum Intake {
 
 pub fn load(bytes: &[u8]) -> Result<Intake, CompressError> {
     let mut doc = Document::load_mem(bytes).map_err(crate::load_failure)?;
-    if doc.is_encrypted() {
+    if still_encrypted(&doc) {
         return Err(CompressError::Encrypted);
     }
     let misplaced = xref::misplaced(&doc, xref::body(bytes));
@@ -34,7 +34,7 @@ pub fn load(bytes: &[u8]) -> Result<Intake, CompressError> {
         match Document::load_mem_with_options(bytes, options) {
             Ok(rebuilt)
                 if !rebuilt.get_pages().is_empty()
-                    && !rebuilt.is_encrypted()
+                    && !still_encrypted(&rebuilt)
                     && xref::missing(&rebuilt) == 0 =>
             {
                 tracing::info!(
@@ -60,6 +60,14 @@ pub fn load(bytes: &[u8]) -> Result<Intake, CompressError> {
         )));
     }
     Ok(Intake::Loaded(Box::new(doc)))
+}
+
+/// Whether lopdf could not decrypt `doc` (it needs a password): lopdf takes /Encrypt out of the
+/// trailer once it has decrypted a file, and keeps it otherwise. `Document::is_encrypted` is no
+/// test of that: it looks only for an /Encrypt given by reference, and a file whose trailer holds
+/// the dictionary itself (pdfminer's encryption samples, from Acrobat) passed as decrypted.
+pub fn still_encrypted(doc: &Document) -> bool {
+    doc.trailer.has(b"Encrypt")
 }
 
 #[cfg(test)]

@@ -172,3 +172,34 @@ fn objects_lost_with_a_damaged_object_stream_keep_the_document() {
     let out = compressed(&input);
     assert_eq!(out, input, "a document that lost objects was rewritten");
 }
+
+/// A file that needs a user password, its /Encrypt dictionary written in the trailer itself
+/// (as older Acrobat did in pdfminer's encryption samples) rather than by reference: lopdf
+/// cannot decrypt it and `Document::is_encrypted` said it was not encrypted, so it was
+/// "compressed" into itself instead of refused. (The toolbox's unlock tests build such a file
+/// with qpdf; here a standard handler whose password hashes match no password will do.)
+#[test]
+fn a_password_protected_file_with_its_encryption_in_the_trailer_is_refused() {
+    let (mut doc, _) = document(Stream::new(dictionary! {}, SHOWN.to_vec()));
+    doc.trailer.set(
+        "Encrypt",
+        dictionary! {
+            "Filter" => "Standard", "V" => 1, "R" => 2, "P" => -4,
+            "O" => Object::string_literal(vec![0x4f; 32]),
+            "U" => Object::string_literal(vec![0x55; 32]),
+        },
+    );
+    let id = Object::string_literal(vec![7; 16]);
+    doc.trailer.set("ID", vec![id.clone(), id]);
+    let input = saved(&mut doc);
+    let doc = Document::load_mem(&input).expect("lopdf loads it");
+    assert!(
+        !doc.is_encrypted(),
+        "lopdf now finds an inline /Encrypt: this fixture no longer reproduces its miss"
+    );
+    assert!(super::still_encrypted(&doc));
+    assert!(matches!(
+        super::load(&input),
+        Err(crate::CompressError::Encrypted)
+    ));
+}

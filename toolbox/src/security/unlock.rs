@@ -13,7 +13,7 @@ const WRONG: &str =
 
 pub fn unlock(input: &Path, password: &str, output: &Path) -> Result<Written, ToolError> {
     let mut doc = match Document::load_with_options(input, LoadOptions::with_password(password)) {
-        Ok(doc) if !doc.is_encrypted() => doc,
+        Ok(doc) if !quire_compress::still_encrypted(&doc) => doc,
         // Still encrypted, or refused: find out whether the password or the file is at fault.
         Ok(_) | Err(lopdf::Error::InvalidPassword) => return Err(diagnose(input, password)),
         Err(err) => return Err(load_failure(err)),
@@ -107,6 +107,22 @@ fn diagnose(input: &Path, password: &str) -> ToolError {
             ));
         }
         Ok(_) => {}
+        // lopdf authenticates only an /Encrypt given by reference (pdfminer's Acrobat samples
+        // write it in the trailer itself): say so rather than call it damaged.
+        Err(_)
+            if doc
+                .trailer
+                .get(b"Encrypt")
+                .and_then(Object::as_dict)
+                .is_ok() =>
+        {
+            return ToolError::InvalidFile(
+                "this PDF keeps its encryption dictionary in its trailer, which the toolbox \
+                 cannot decrypt: remove the password in the application that made it (or with \
+                 qpdf --decrypt) and send it again"
+                    .into(),
+            );
+        }
         Err(_) => {
             return ToolError::InvalidFile(
                 "the PDF's encryption dictionary is missing or damaged".into(),
