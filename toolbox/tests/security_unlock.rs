@@ -220,19 +220,7 @@ fn a_file_with_its_encryption_in_the_trailer_is_refused_in_words() {
     let dir = tempfile::tempdir().unwrap();
     let (a, _) = input(dir.path());
     let locked = dir.path().join("locked.pdf");
-    // A classic cross-reference table, whose trailer holds the /Encrypt entry.
-    let (code, text) = qpdf::run(&[
-        "--allow-weak-crypto",
-        "--object-streams=disable",
-        "--encrypt",
-        USER,
-        OWNER,
-        "40",
-        "--",
-        a.to_str().unwrap(),
-        locked.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "qpdf could not encrypt: {text}");
+    qpdf::encrypt(&a, &locked, USER, OWNER, &["40"]);
     let inline = dir.path().join("inline.pdf");
     std::fs::write(&inline, with_encryption_in_the_trailer(&locked)).unwrap();
     assert!(matches!(
